@@ -1,0 +1,199 @@
+//! A grid of values: a puzzle (with empty cells) or a solution.
+
+use std::fmt;
+
+use super::shape::{BoxShape, Unit};
+use super::symbols::Symbols;
+
+/// A Sudoku grid: its box shape and N² cell values, row-major, `0` for empty and `1..=N` otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: BoxShape,
+    cells: Vec<u8>,
+}
+
+/// Two or more equal values in one unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The repeated value (1..=N).
+    pub value: u8,
+    /// The unit holding the repeats.
+    pub unit: Unit,
+    /// Where it stands, as `(row, col)` from 0.
+    pub cells: Vec<(usize, usize)>,
+}
+
+impl Grid {
+    /// A grid from cell values; `None` if the length is not N² or a value exceeds N.
+    pub fn new(shape: BoxShape, cells: Vec<u8>) -> Option<Self> {
+        let side = shape.side();
+        (cells.len() == shape.cells() && cells.iter().all(|&v| usize::from(v) <= side))
+            .then_some(Self { shape, cells })
+    }
+
+    /// An empty grid of the given shape.
+    pub fn empty(shape: BoxShape) -> Self {
+        Self {
+            shape,
+            cells: vec![0; shape.cells()],
+        }
+    }
+
+    /// The box shape.
+    pub fn shape(&self) -> BoxShape {
+        self.shape
+    }
+
+    /// The side N.
+    pub fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// The cell values, row-major, `0` = empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at `(row, col)`, `0` if empty.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.side() + col]
+    }
+
+    /// Sets the value at `(row, col)`; `0` clears it.
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        assert!(
+            usize::from(value) <= self.side(),
+            "value {value} out of range"
+        );
+        let side = self.side();
+        self.cells[row * side + col] = value;
+    }
+
+    /// The number of filled cells.
+    pub fn clues(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// How many different values the filled cells use.
+    pub fn distinct_values(&self) -> usize {
+        let mask = self.cells.iter().fold(0u32, |m, &v| m | (1 << v));
+        (mask >> 1).count_ones() as usize
+    }
+
+    /// True when no cell is empty.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// Every value repeated within a row, column or box, in unit order.
+    pub fn conflicts(&self) -> Vec<Conflict> {
+        let mut found = Vec::new();
+        for (index, unit) in self.shape.units().iter().enumerate() {
+            let side = self.side();
+            let mut seen: Vec<Vec<(usize, usize)>> = vec![Vec::new(); side + 1];
+            for &cell in unit {
+                seen[usize::from(self.cells[cell])].push((cell / side, cell % side));
+            }
+            for (value, cells) in seen.into_iter().enumerate().skip(1) {
+                if cells.len() > 1 {
+                    found.push(Conflict {
+                        value: value as u8,
+                        unit: self.shape.unit(index),
+                        cells,
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    /// True when `solution` is full, free of conflicts, and keeps every given of `self`.
+    pub fn is_solved_by(&self, solution: &Grid) -> bool {
+        self.shape == solution.shape
+            && solution.is_full()
+            && self
+                .cells
+                .iter()
+                .zip(&solution.cells)
+                .all(|(&given, &value)| given == 0 || given == value)
+            && solution.conflicts().is_empty()
+    }
+
+    /// The grid as one line of N² symbols, `.` for empty.
+    pub fn to_line(&self, symbols: Symbols) -> String {
+        self.cells
+            .iter()
+            .map(|&v| char::from(symbols.write(v)))
+            .collect()
+    }
+}
+
+impl fmt::Display for Grid {
+    /// One line of N² standard symbols.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line(Symbols::Standard))
+    }
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = match self.cells.len() {
+            2 => "two".to_string(),
+            3 => "three".to_string(),
+            n => n.to_string(),
+        };
+        let at: Vec<String> = self
+            .cells
+            .iter()
+            .map(|(r, c)| format!("r{}c{}", r + 1, c + 1))
+            .collect();
+        write!(
+            f,
+            "{count} {}s in {} ({})",
+            char::from(Symbols::Standard.write(self.value)),
+            self.unit,
+            at.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(line: &str) -> Grid {
+        let shape = BoxShape::for_cell_count(line.len()).unwrap();
+        let cells = line
+            .bytes()
+            .map(|b| match Symbols::Standard.read(b, shape.side()) {
+                super::super::symbols::Cell::Value(v) => v,
+                _ => 0,
+            })
+            .collect();
+        Grid::new(shape, cells).unwrap()
+    }
+
+    #[test]
+    fn names_each_repeat_with_its_unit_and_cells() {
+        let g = grid("1..1............");
+        let conflicts = g.conflicts();
+        assert_eq!(conflicts.len(), 1);
+        assert_eq!(conflicts[0].to_string(), "two 1s in row 1 (r1c1, r1c4)");
+        let g = grid("1.......1.......");
+        let text: Vec<String> = g.conflicts().iter().map(|c| c.to_string()).collect();
+        assert_eq!(text, ["two 1s in column 1 (r1c1, r3c1)"]);
+        let g = grid("1....1..........");
+        assert_eq!(g.conflicts()[0].unit, Unit::Box(0));
+    }
+
+    #[test]
+    fn checks_a_solution_against_its_puzzle() {
+        let puzzle = grid("1...............");
+        let good = grid("1234341221434321");
+        assert!(puzzle.is_solved_by(&good));
+        assert!(!grid("2...............").is_solved_by(&good));
+        assert!(!puzzle.is_solved_by(&grid("1234341221434312")));
+        assert_eq!(good.distinct_values(), 4);
+        assert_eq!(puzzle.clues(), 1);
+    }
+}

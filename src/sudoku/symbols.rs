@@ -1,0 +1,122 @@
+//! How cell values are written: `1`-`9` then `A`, `B`, … (A = 10), or 0-based hex for 16×16.
+//!
+//! Values inside the engine are `1..=N`, with `0` for an empty cell.
+
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// The alphabet a grid is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Symbols {
+    /// `1`-`9`, then `A` = 10 … `P` = 25 (lower case accepted on input). `0` means empty.
+    #[default]
+    Standard,
+    /// 0-based hex for 16×16: `0` = 1 … `F` = 16. `0` is a symbol, so it never means empty.
+    Hex,
+}
+
+/// What a character in a grid means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// An empty cell marker.
+    Empty,
+    /// A value from 1 to N.
+    Value(u8),
+    /// Not a symbol of this alphabet and size.
+    Bad,
+}
+
+/// The text of `--symbols` was not a known alphabet.
+#[derive(Debug, Error)]
+#[error("unknown symbol set `{0}`: use `standard` or `hex`")]
+pub struct UnknownSymbols(String);
+
+impl FromStr for Symbols {
+    type Err = UnknownSymbols;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "standard" | "std" | "default" => Ok(Symbols::Standard),
+            "hex" => Ok(Symbols::Hex),
+            _ => Err(UnknownSymbols(s.to_string())),
+        }
+    }
+}
+
+/// True for the characters every alphabet reads as an empty cell (`0` aside, which depends on the alphabet).
+pub fn is_empty_marker(byte: u8) -> bool {
+    matches!(byte, b'.' | b'_' | b'-' | b'*')
+}
+
+impl Symbols {
+    /// Reads one character for a grid of side `side`.
+    pub fn read(self, byte: u8, side: usize) -> Cell {
+        if is_empty_marker(byte) {
+            return Cell::Empty;
+        }
+        let value = match (self, byte) {
+            (Symbols::Standard, b'0') => return Cell::Empty,
+            (Symbols::Standard, b'1'..=b'9') => byte - b'0',
+            (Symbols::Standard, b'a'..=b'z') => byte - b'a' + 10,
+            (Symbols::Standard, b'A'..=b'Z') => byte - b'A' + 10,
+            (Symbols::Hex, b'0'..=b'9') => byte - b'0' + 1,
+            (Symbols::Hex, b'a'..=b'f') => byte - b'a' + 11,
+            (Symbols::Hex, b'A'..=b'F') => byte - b'A' + 11,
+            _ => return Cell::Bad,
+        };
+        if usize::from(value) <= side {
+            Cell::Value(value)
+        } else {
+            Cell::Bad
+        }
+    }
+
+    /// Writes value `1..=N` (or `0` for empty, written `.`).
+    pub fn write(self, value: u8) -> u8 {
+        match (self, value) {
+            (_, 0) => b'.',
+            (Symbols::Standard, 1..=9) => b'0' + value,
+            (Symbols::Standard, _) => b'A' + value - 10,
+            (Symbols::Hex, 1..=10) => b'0' + value - 1,
+            (Symbols::Hex, _) => b'A' + value - 11,
+        }
+    }
+
+    /// Whether this alphabet can write every value of a grid of side `side`.
+    pub fn fits(self, side: usize) -> bool {
+        match self {
+            Symbols::Standard => side <= 35,
+            Symbols::Hex => side <= 16,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_round_trips_every_value_up_to_25() {
+        for v in 1..=25u8 {
+            let c = Symbols::Standard.write(v);
+            assert_eq!(Symbols::Standard.read(c, 25), Cell::Value(v));
+        }
+        assert_eq!(Symbols::Standard.write(10), b'A');
+        assert_eq!(Symbols::Standard.read(b'p', 25), Cell::Value(25));
+        assert_eq!(Symbols::Standard.read(b'A', 9), Cell::Bad);
+        assert_eq!(Symbols::Standard.read(b'0', 9), Cell::Empty);
+        assert_eq!(Symbols::Standard.read(b'#', 9), Cell::Bad);
+    }
+
+    #[test]
+    fn hex_is_zero_based_and_has_no_zero_empty() {
+        assert_eq!(Symbols::Hex.read(b'0', 16), Cell::Value(1));
+        assert_eq!(Symbols::Hex.read(b'F', 16), Cell::Value(16));
+        assert_eq!(Symbols::Hex.read(b'.', 16), Cell::Empty);
+        assert_eq!(Symbols::Hex.read(b'G', 16), Cell::Bad);
+        for v in 1..=16u8 {
+            assert_eq!(Symbols::Hex.read(Symbols::Hex.write(v), 16), Cell::Value(v));
+        }
+    }
+}
