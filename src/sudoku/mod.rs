@@ -1,11 +1,13 @@
 //! The Sudoku engine: geometry, symbols, grids, file formats, the CPU solver and the verifier.
 //! Pure Rust with no web dependency, so it builds natively and for `wasm32-unknown-unknown` alike.
 
+pub mod answer;
 pub mod format;
 pub mod grid;
 pub mod shape;
 pub mod solver;
 pub mod symbols;
+pub mod verify;
 
 pub use grid::{Conflict, Grid};
 pub use shape::{BoxShape, ShapeError, Unit};

@@ -1,0 +1,88 @@
+//! From a record read to the answer written: check the givens, solve, check the solution. The one path every
+//! engine's results go through before anyone sees them.
+
+use super::format::{Answer, ErrorKind, PuzzleError, Record, check_givens};
+use super::grid::Grid;
+use super::solver::{Outcome, Solver};
+use super::verify;
+
+/// What to find for each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The first solution only.
+    First,
+    /// Count solutions up to this limit (2 is the uniqueness check).
+    Count(u64),
+}
+
+impl Mode {
+    /// How many solutions the solver must look for.
+    pub fn limit(self) -> u64 {
+        match self {
+            Mode::First => 1,
+            Mode::Count(n) => n.max(1),
+        }
+    }
+}
+
+/// Answers one record on the CPU.
+pub fn answer(record: &Record, solver: &mut Solver, mode: Mode) -> Answer {
+    match &record.puzzle {
+        Err(e) => Answer::Invalid(e.clone()),
+        Ok(puzzle) => match check_givens(puzzle) {
+            Err(kind) => invalid(record.line, kind),
+            Ok(()) => from_outcome(
+                record.line,
+                puzzle,
+                solver.solve(puzzle, mode.limit()),
+                mode,
+            ),
+        },
+    }
+}
+
+/// Turns a solver's outcome (from any engine) into an answer, after checking its solution independently.
+pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) -> Answer {
+    let Some(solution) = outcome.solution else {
+        return Answer::NoSolution;
+    };
+    if !verify::is_solution(puzzle, &solution) {
+        return invalid(
+            line,
+            ErrorKind::Internal(
+                "the solver returned a grid that is not a solution; please report this puzzle"
+                    .into(),
+            ),
+        );
+    }
+    let count = match mode {
+        Mode::First => None,
+        Mode::Count(_) => Some((outcome.count, outcome.hit_limit)),
+    };
+    let note = (outcome.count > 1)
+        .then(|| why_not_unique(puzzle))
+        .flatten();
+    Answer::Solved {
+        solution,
+        count,
+        note,
+    }
+}
+
+/// A plain reason a puzzle cannot be unique, when one is visible from the givens alone.
+pub fn why_not_unique(puzzle: &Grid) -> Option<String> {
+    let n = puzzle.side();
+    let distinct = puzzle.distinct_values();
+    if distinct + 2 <= n {
+        return Some(format!(
+            "only {distinct} of the {n} values are given: any two missing ones can swap"
+        ));
+    }
+    let clues = puzzle.clues();
+    (n == 9 && clues < 17)
+        .then(|| format!("{clues} clues: a 9×9 needs at least 17 to have one solution"))
+}
+
+fn invalid(line: usize, kind: ErrorKind) -> Answer {
+    Answer::Invalid(PuzzleError { line, kind })
+}

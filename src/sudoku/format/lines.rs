@@ -1,0 +1,163 @@
+//! Raw lines of a puzzle file as bytes, with their numbers: BOM and CR stripped, length capped, look-ahead.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+
+/// The longest line kept; longer lines are reported, and skipped to their end without being held in memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line: its 1-based number and its bytes, or a note that it was too long.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub number: usize,
+    pub bytes: Vec<u8>,
+    pub too_long: bool,
+}
+
+impl Line {
+    /// True for a line of only white space.
+    pub fn is_blank(&self) -> bool {
+        !self.too_long && self.bytes.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// True for a `#` comment (after leading white space).
+    pub fn is_comment(&self) -> bool {
+        self.bytes.trim_ascii_start().first() == Some(&b'#')
+    }
+
+    /// The bytes without surrounding white space.
+    pub fn trimmed(&self) -> &[u8] {
+        self.bytes.trim_ascii()
+    }
+}
+
+/// Lines read on demand, with a look-ahead buffer for format detection.
+pub struct Lines<R> {
+    input: R,
+    number: usize,
+    ahead: VecDeque<Line>,
+    done: bool,
+    error: Option<io::Error>,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(input: R) -> Self {
+        Self {
+            input,
+            number: 0,
+            ahead: VecDeque::new(),
+            done: false,
+            error: None,
+        }
+    }
+
+    /// The first I/O error met, if any (reading stops there).
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    fn read_raw(&mut self) -> Option<Line> {
+        if self.done {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        let read = (&mut self.input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes);
+        match read {
+            Ok(0) => {
+                self.done = true;
+                return None;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                self.error = Some(e);
+                self.done = true;
+                return None;
+            }
+        }
+        self.number += 1;
+        let mut too_long = false;
+        if bytes.last() == Some(&b'\n') {
+            bytes.pop();
+        } else if bytes.len() > MAX_LINE {
+            // Skip the rest of the line without keeping it.
+            too_long = true;
+            bytes.clear();
+            loop {
+                let chunk = match self.input.fill_buf() {
+                    Ok(chunk) => chunk,
+                    Err(e) => {
+                        self.error = Some(e);
+                        self.done = true;
+                        break;
+                    }
+                };
+                if chunk.is_empty() {
+                    break;
+                }
+                match chunk.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        self.input.consume(i + 1);
+                        break;
+                    }
+                    None => {
+                        let n = chunk.len();
+                        self.input.consume(n);
+                    }
+                }
+            }
+        }
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+        }
+        Some(Line {
+            number: self.number,
+            bytes,
+            too_long,
+        })
+    }
+
+    /// The next line.
+    pub fn next_line(&mut self) -> Option<Line> {
+        self.ahead.pop_front().or_else(|| self.read_raw())
+    }
+
+    /// The `i`-th line ahead (0 = the next one), reading as far as needed.
+    pub fn peek(&mut self, i: usize) -> Option<&Line> {
+        while self.ahead.len() <= i {
+            let line = self.read_raw()?;
+            self.ahead.push_back(line);
+        }
+        self.ahead.get(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_bom_and_cr_and_numbers_lines() {
+        let mut lines = Lines::new(&b"\xEF\xBB\xBFab\r\n\ncd"[..]);
+        assert_eq!(lines.peek(2).unwrap().bytes, b"cd");
+        let a = lines.next_line().unwrap();
+        assert_eq!((a.number, a.bytes.as_slice()), (1, &b"ab"[..]));
+        assert!(lines.next_line().unwrap().is_blank());
+        assert_eq!(lines.next_line().unwrap().number, 3);
+        assert!(lines.next_line().is_none());
+    }
+
+    #[test]
+    fn reports_and_skips_over_long_lines() {
+        let mut input = vec![b'1'; MAX_LINE * 3];
+        input.extend_from_slice(b"\nnext\n");
+        let mut lines = Lines::new(&input[..]);
+        let long = lines.next_line().unwrap();
+        assert!(long.too_long && long.bytes.is_empty());
+        assert_eq!(lines.next_line().unwrap().bytes, b"next");
+    }
+}

@@ -1,0 +1,226 @@
+//! Writing answers in the layout they were read in.
+//!
+//! Every input puzzle gives exactly one output record, in input order:
+//!
+//! | layout | solved | counting (`--count N`) | no solution / invalid |
+//! |---|---|---|---|
+//! | line | the solution line | the solution line, a space, the count (`1`, `2+`) | `# line L: reason` |
+//! | block | N rows, blank line between puzzles | a `# solutions: 2+` line above the rows | `# line L: reason` |
+//! | grid | a pretty grid, blank line between puzzles | a `# solutions: 2+` line above it | `# line L: reason` |
+//! | csv | `puzzle,solution,status` rows under a header | status `unique`, `2+ solutions` | empty solution, status says why |
+//!
+//! A count written `2+` means the count stopped at the limit asked for. Comment lines are skipped when a file is
+//! read back, so an output file is itself a valid input.
+
+use std::io::{self, Write};
+
+use super::{Format, PuzzleError};
+use crate::sudoku::grid::Grid;
+use crate::sudoku::symbols::Symbols;
+
+/// What to write for one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Solved; in counting mode also the count and whether it stopped at the limit.
+    Solved {
+        /// The first solution found.
+        solution: Grid,
+        /// `(solutions counted, stopped at the limit)` when counting.
+        count: Option<(u64, bool)>,
+        /// Why the puzzle has several solutions, when the givens alone show it.
+        note: Option<String>,
+    },
+    /// A valid puzzle without solution.
+    NoSolution,
+    /// A puzzle that could not be read, or whose givens clash.
+    Invalid(PuzzleError),
+}
+
+impl Answer {
+    /// A short status: `solved`, `unique`, `2+ solutions`, `no solution`, or the error.
+    pub fn status(&self) -> String {
+        match self {
+            Answer::Solved { count: None, .. } => "solved".to_string(),
+            Answer::Solved {
+                count: Some((1, false)),
+                ..
+            } => "unique".to_string(),
+            Answer::Solved {
+                count: Some((n, hit)),
+                note,
+                ..
+            } => {
+                let more = if *hit { "+" } else { "" };
+                match note {
+                    Some(note) => format!("{n}{more} solutions ({note})"),
+                    None => format!("{n}{more} solutions"),
+                }
+            }
+            Answer::NoSolution => "no solution".to_string(),
+            Answer::Invalid(e) => format!("invalid: {}", e.kind),
+        }
+    }
+}
+
+/// Writes one record per puzzle in a given layout.
+pub struct Writer<W> {
+    out: W,
+    format: Format,
+    symbols: Symbols,
+    written: usize,
+}
+
+impl<W: Write> Writer<W> {
+    /// A writer of `format` in `symbols`.
+    pub fn new(out: W, format: Format, symbols: Symbols) -> Self {
+        Self {
+            out,
+            format,
+            symbols,
+            written: 0,
+        }
+    }
+
+    /// Writes the answer for the puzzle read at `line` (`puzzle` is what was read, if anything).
+    pub fn write(&mut self, line: usize, puzzle: Option<&Grid>, answer: &Answer) -> io::Result<()> {
+        let first = self.written == 0;
+        self.written += 1;
+        if self.format == Format::Csv {
+            if first {
+                writeln!(self.out, "quizzes,solutions,status")?;
+            }
+            let puzzle = puzzle.map(|p| p.to_line(self.symbols)).unwrap_or_default();
+            let solution = match answer {
+                Answer::Solved { solution, .. } => solution.to_line(self.symbols),
+                _ => String::new(),
+            };
+            // Statuses may hold commas (error messages): quote them.
+            let status = answer.status().replace('"', "'");
+            return writeln!(self.out, "{puzzle},{solution},\"{status}\"");
+        }
+        let multi_line = self.format != Format::Line;
+        if multi_line && !first {
+            writeln!(self.out)?;
+        }
+        match answer {
+            Answer::Invalid(e) => writeln!(self.out, "# {e}"),
+            Answer::NoSolution => writeln!(self.out, "# line {line}: no solution"),
+            Answer::Solved {
+                solution, count, ..
+            } => {
+                let count = count.map(|(n, hit)| format!("{n}{}", if hit { "+" } else { "" }));
+                match (self.format, count) {
+                    (Format::Line, None) => {
+                        writeln!(self.out, "{}", solution.to_line(self.symbols))
+                    }
+                    (Format::Line, Some(c)) => {
+                        writeln!(self.out, "{} {c}", solution.to_line(self.symbols))
+                    }
+                    (format, count) => {
+                        if let Some(c) = count {
+                            writeln!(self.out, "# solutions: {c}")?;
+                        }
+                        if format == Format::Block {
+                            self.write_block(solution)
+                        } else {
+                            self.write_pretty(solution)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Flushes and returns the output.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    fn write_block(&mut self, grid: &Grid) -> io::Result<()> {
+        let line = grid.to_line(self.symbols);
+        for row in line.as_bytes().chunks(grid.side()) {
+            self.out.write_all(row)?;
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn write_pretty(&mut self, grid: &Grid) -> io::Result<()> {
+        let shape = grid.shape();
+        let (n, box_rows, box_cols) = (grid.side(), shape.rows(), shape.cols());
+        let rule = vec!["-".repeat(2 * box_cols - 1); n / box_cols].join("-+-");
+        for r in 0..n {
+            if r > 0 && r % box_rows == 0 {
+                writeln!(self.out, "{rule}")?;
+            }
+            let mut row = String::with_capacity(4 * n);
+            for c in 0..n {
+                if c > 0 {
+                    row.push_str(if c % box_cols == 0 { " | " } else { " " });
+                }
+                row.push(char::from(self.symbols.write(grid.get(r, c))));
+            }
+            writeln!(self.out, "{row}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::answer::{Mode, answer};
+    use crate::sudoku::format::{ReadOptions, Reader};
+    use crate::sudoku::solver::Solver;
+
+    fn solve_all(text: &str, format: Format, count: bool) -> String {
+        let mut w = Writer::new(Vec::new(), format, Symbols::Standard);
+        let mut solver = Solver::new();
+        let mode = if count { Mode::Count(2) } else { Mode::First };
+        for rec in Reader::new(text.as_bytes(), ReadOptions::default()) {
+            let answer = answer(&rec, &mut solver, mode);
+            w.write(rec.line, rec.puzzle.as_ref().ok(), &answer)
+                .unwrap();
+        }
+        String::from_utf8(w.finish().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn one_record_per_puzzle_in_each_layout() {
+        let input = "123434122143432.\n11..............\n123............4\n................\n";
+        assert_eq!(
+            solve_all(input, Format::Line, true),
+            "1234341221434321 1\n# line 2: contradictory givens: two 1s in row 1 (r1c1, r1c2); two 1s in box 1 (r1c1, r1c2)\n# line 3: no solution\n1234341221434321 2+\n"
+        );
+        assert_eq!(
+            solve_all("1...\n....\n....\n....\n", Format::Block, false),
+            "1234\n3412\n2143\n4321\n"
+        );
+        assert_eq!(
+            solve_all("1...............", Format::Grid, false),
+            "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n"
+        );
+        assert_eq!(
+            solve_all("quizzes\n123434122143432.\n", Format::Csv, true),
+            "quizzes,solutions,status\n123434122143432.,1234341221434321,\"unique\"\n"
+        );
+    }
+
+    #[test]
+    fn output_reads_back_as_the_same_solutions() {
+        let input =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        for format in [Format::Line, Format::Block, Format::Grid, Format::Csv] {
+            let out = solve_all(input, format, false);
+            let back: Vec<_> = Reader::new(out.as_bytes(), ReadOptions::default()).collect();
+            assert_eq!(back.len(), 1, "{format}: {out}");
+            // CSV keeps the puzzle and adds the solution column; the others write the solution itself.
+            let grid = match format {
+                Format::Csv => back[0].given_solution.clone().unwrap(),
+                _ => back[0].puzzle.clone().unwrap(),
+            };
+            assert!(grid.is_full(), "{format}");
+        }
+    }
+}
