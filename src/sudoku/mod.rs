@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod format;
+pub mod generate;
 pub mod grid;
 pub mod shape;
 pub mod solver;

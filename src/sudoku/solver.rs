@@ -167,6 +167,9 @@ enum Settled {
     Solved,
     /// Stuck: branch on this cell, over these candidates.
     Branch(usize, u32),
+    /// Stuck with no two-candidate cell, but this value has only two places in a unit: branch on "the first
+    /// place holds it" / "it does not" (the second place then follows as a hidden single).
+    Pair(usize, u32),
 }
 
 impl<const CAP: usize, const UNITS: usize> Board<CAP, UNITS> {
@@ -257,11 +260,11 @@ impl<const CAP: usize, const UNITS: usize> Board<CAP, UNITS> {
             if placed {
                 continue;
             }
-            match self.hidden_singles(t) {
-                None => return Settled::Dead,
-                Some(true) => continue,
-                Some(false) => {}
-            }
+            let pair = match self.hidden_singles(t) {
+                Err(()) => return Settled::Dead,
+                Ok(Singles::Placed) => continue,
+                Ok(Singles::None { pair }) => pair,
+            };
             if self.open * 64 > t.shape.cells() * LOCKED_UNTIL {
                 match self.locked_candidates(t) {
                     None => return Settled::Dead,
@@ -269,46 +272,66 @@ impl<const CAP: usize, const UNITS: usize> Board<CAP, UNITS> {
                     Some(false) => {}
                 }
             }
-            return Settled::Branch(best.1, best.2);
+            return match pair {
+                Some((cell, bit)) if best.0 > 2 => Settled::Pair(cell, bit),
+                _ => Settled::Branch(best.1, best.2),
+            };
         }
     }
 
-    /// Places every hidden single; `None` on a contradiction, else whether anything was placed.
-    fn hidden_singles(&mut self, t: &Tables) -> Option<bool> {
+    /// Places every hidden single, or, when there is none, names a value with exactly two places in some unit
+    /// (its first place), for branching; `Err` on a contradiction.
+    fn hidden_singles(&mut self, t: &Tables) -> Result<Singles, ()> {
         let mut once = [0u32; UNITS];
         let mut twice = [0u32; UNITS];
+        let mut thrice = [0u32; UNITS];
         for &cell in &self.open_cells[..self.open] {
             let cell = usize::from(cell);
             let m = self.cand[cell];
             for u in t.units_of[cell] {
                 let u = usize::from(u);
+                thrice[u] |= twice[u] & m;
                 twice[u] |= once[u] & m;
                 once[u] |= m;
             }
         }
         let mut placed = false;
+        let mut pair = None;
         for u in 0..3 * t.side {
             if (once[u] | self.used[u]) != t.full {
-                return None;
+                return Err(());
             }
+            let cells = &t.unit_cells[u * t.side..(u + 1) * t.side];
             // A lone value may already have been placed by another unit's hidden single in this pass (the same
             // cell is the only home in both units): `used` is current, `once`/`twice` are not.
             let mut lone = once[u] & !twice[u] & !self.used[u];
             while lone != 0 {
                 let bit = lone & lone.wrapping_neg();
                 lone &= lone - 1;
-                let cells = &t.unit_cells[u * t.side..(u + 1) * t.side];
-                let home = cells
+                // An earlier hidden single of this pass may have taken the only home: contradiction.
+                let cell = cells
                     .iter()
                     .map(|&c| usize::from(c))
-                    .find(|&c| self.cand[c] & bit != 0);
-                // An earlier hidden single of this pass may have taken the only home: contradiction.
-                let cell = home?;
+                    .find(|&c| self.cand[c] & bit != 0)
+                    .ok_or(())?;
                 self.place(t, cell, bit);
                 placed = true;
             }
+            let two = twice[u] & !thrice[u];
+            if pair.is_none() && !placed && two != 0 {
+                let bit = two & two.wrapping_neg();
+                let first = cells
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .find(|&c| self.cand[c] & bit != 0);
+                pair = first.map(|c| (c, bit));
+            }
         }
-        Some(placed)
+        Ok(if placed {
+            Singles::Placed
+        } else {
+            Singles::None { pair }
+        })
     }
 
     /// Box/line interactions in both directions, for rows and columns; `None` on a contradiction, else whether
@@ -389,12 +412,22 @@ fn once_twice(masks: impl Iterator<Item = u32>) -> (u32, u32) {
     masks.fold((0, 0), |(once, twice), m| (once | m, twice | (once & m)))
 }
 
-/// A branch point: the board before the guess, and the candidates not yet tried.
+/// What a hidden-singles pass found.
+enum Singles {
+    /// At least one value placed.
+    Placed,
+    /// None; maybe a value with two places in a unit, as (its first place, its bit).
+    None { pair: Option<(usize, u32)> },
+}
+
+/// A branch point: the board before the guess, and what is left to try there: the cell's untried values, or
+/// (for a pair branch) the one value to rule out of the cell.
 #[derive(Clone, Copy)]
 struct Frame<const CAP: usize, const UNITS: usize> {
     board: Board<CAP, UNITS>,
     cell: u16,
     untried: u32,
+    exclude: u32,
 }
 
 /// The depth-first search of one capacity class, with its reusable stack.
@@ -434,6 +467,18 @@ impl<const CAP: usize, const UNITS: usize> Search<CAP, UNITS> {
                         board,
                         cell: cell as u16,
                         untried: mask & !bit,
+                        exclude: 0,
+                    });
+                    board.place(t, cell, bit);
+                    outcome.guesses += 1;
+                    continue;
+                }
+                Settled::Pair(cell, bit) => {
+                    self.stack.push(Frame {
+                        board,
+                        cell: cell as u16,
+                        untried: 0,
+                        exclude: bit,
                     });
                     board.place(t, cell, bit);
                     outcome.guesses += 1;
@@ -446,9 +491,16 @@ impl<const CAP: usize, const UNITS: usize> Search<CAP, UNITS> {
             let Some(top) = self.stack.last_mut() else {
                 return outcome;
             };
+            let cell = usize::from(top.cell);
+            if top.exclude != 0 {
+                let frame = self.stack.pop().expect("top exists");
+                board = frame.board;
+                board.cand[cell] &= !frame.exclude;
+                outcome.guesses += 1;
+                continue;
+            }
             let bit = top.untried & top.untried.wrapping_neg();
             top.untried &= !bit;
-            let cell = usize::from(top.cell);
             board = if top.untried == 0 {
                 self.stack.pop().expect("top exists").board
             } else {

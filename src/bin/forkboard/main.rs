@@ -1,1 +1,104 @@
-fn main() {}
+//! `forkboard`: the command line of the Forkboard engine — solve, count and verify Sudoku files.
+
+mod input;
+mod solve;
+mod verify;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use forkboard::sudoku::format::Format;
+use forkboard::sudoku::{BoxShape, Symbols};
+
+/// Exit status when every puzzle was answered with a solution (or every grid verified).
+const EXIT_OK: u8 = 0;
+/// Exit status when some puzzles were invalid or had no solution (the others are still answered).
+const EXIT_SOME_FAILED: u8 = 1;
+/// Exit status when the run could not be done at all (a missing file, a write error, bad arguments).
+const EXIT_ERROR: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "forkboard",
+    version,
+    about = "Solve, count and verify Sudoku from 4×4 to 25×25"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve every puzzle of a file (or standard input), writing solutions in the input's layout.
+    Solve(SolveArgs),
+    /// Check that every grid of a file is a complete, valid solution (and matches its puzzle, for CSV).
+    Verify(VerifyArgs),
+}
+
+/// Where puzzles come from and how they are written.
+#[derive(Args)]
+struct InputArgs {
+    /// The puzzle file; `-` or nothing reads standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    /// The layout, when detection guesses wrong.
+    #[arg(long, value_parser = clap::value_parser!(Format))]
+    format: Option<Format>,
+    /// Box shape RxC for sizes with several (e.g. `--box 4x3` for 12×12 with 4-row boxes).
+    #[arg(long = "box", value_name = "RxC")]
+    box_shape: Option<BoxShape>,
+    /// The symbols: `standard` (1-9 then A, B, …) or `hex` (0-F for 16×16).
+    #[arg(long, default_value = "standard")]
+    symbols: Symbols,
+}
+
+/// The solving engine.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Engine {
+    /// The CPU solver on every core.
+    Cpu,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Count solutions up to N instead of stopping at the first (`--count 2` checks uniqueness).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    count: Option<u64>,
+    /// Write the solutions to FILE; `--out` alone writes beside the input with the extension `.sol`.
+    #[arg(long, value_name = "FILE")]
+    out: Option<Option<PathBuf>>,
+    /// Print a summary on standard error: puzzles, solved, unique, multiple, invalid, time, rate.
+    #[arg(long)]
+    stats: bool,
+    /// The engine to solve on.
+    #[arg(long, value_enum, default_value = "cpu")]
+    engine: Engine,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Verify(args) => verify::run(args),
+    };
+    match result {
+        Ok(all_good) => ExitCode::from(if all_good { EXIT_OK } else { EXIT_SOME_FAILED }),
+        Err(message) => {
+            eprintln!("forkboard: {message}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

@@ -205,8 +205,8 @@ impl<R: BufRead> Reader<R> {
                 let flat: Vec<u8> = rows.concat();
                 return Some(record(start, parse_cells(&flat, side, self.options), None));
             }
-            if error.is_some() && side > 0 && rows.len() >= side {
-                return Some(record(start, Err(error.expect("checked")), None));
+            if let Some(kind) = error.as_ref().filter(|_| side > 0 && rows.len() >= side) {
+                return Some(record(start, Err(kind.clone()), None));
             }
         }
     }

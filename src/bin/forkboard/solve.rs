@@ -1,0 +1,161 @@
+//! `forkboard solve`: read in chunks, answer each chunk on every core, write in input order.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use forkboard::sudoku::Solver;
+use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::format::{Answer, Record, Writer};
+
+use crate::SolveArgs;
+
+/// Puzzles read and answered together: large enough to keep every core busy, small enough that a file of
+/// millions of puzzles streams in bounded memory.
+const CHUNK: usize = 1 << 14;
+
+/// Running totals for `--stats`.
+#[derive(Default)]
+struct Tally {
+    puzzles: u64,
+    solved: u64,
+    unique: u64,
+    multiple: u64,
+    no_solution: u64,
+    invalid: u64,
+}
+
+impl Tally {
+    fn add(&mut self, answer: &Answer) {
+        self.puzzles += 1;
+        match answer {
+            Answer::Solved { count, .. } => {
+                self.solved += 1;
+                match count {
+                    Some((1, false)) => self.unique += 1,
+                    Some(_) => self.multiple += 1,
+                    None => {}
+                }
+            }
+            Answer::NoSolution => self.no_solution += 1,
+            Answer::Invalid(_) => self.invalid += 1,
+        }
+    }
+
+    fn print(&self, counting: bool, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        let rate = self.puzzles as f64 / seconds.max(1e-9);
+        eprintln!("puzzles      {}", self.puzzles);
+        eprintln!("solved       {}", self.solved);
+        if counting {
+            eprintln!("unique       {}", self.unique);
+            eprintln!("multiple     {}", self.multiple);
+        }
+        eprintln!("no solution  {}", self.no_solution);
+        eprintln!("invalid      {}", self.invalid);
+        eprintln!("seconds      {seconds:.3}");
+        eprintln!("puzzles/s    {rate:.0}");
+        eprintln!(
+            "engine       cpu ({} threads)",
+            rayon::current_num_threads()
+        );
+    }
+}
+
+/// Where the solutions go: `--out FILE`, `--out` alone (beside the input, `.sol`), or standard output.
+fn output_path(args: &SolveArgs) -> Result<Option<PathBuf>, String> {
+    match &args.out {
+        None => Ok(None),
+        Some(Some(path)) => Ok(Some(path.clone())),
+        Some(None) if args.input.is_stdin() => {
+            Err("`--out` without a file name needs an input file to name the output after".into())
+        }
+        Some(None) => Ok(Some(args.input.file.with_extension("sol"))),
+    }
+}
+
+/// Runs the command; `Ok(true)` when every puzzle was solved.
+pub fn run(args: SolveArgs) -> Result<bool, String> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    }
+    let mode = args.count.map_or(Mode::First, Mode::Count);
+    let mut input = args.input.open()?;
+    let out_path = output_path(&args)?;
+    let sink: Box<dyn Write> = match &out_path {
+        Some(path) => Box::new(
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ),
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut writer = Writer::new(
+        BufWriter::new(sink),
+        input.reader.format(),
+        args.input.symbols,
+    );
+    let progress = progress_bar(input.size);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
+    'chunks: loop {
+        let chunk: Vec<Record> = input.reader.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        let answers: Vec<Answer> = chunk
+            .par_iter()
+            .map_init(Solver::new, |solver, record| answer(record, solver, mode))
+            .collect();
+        for (record, answer) in chunk.iter().zip(&answers) {
+            tally.add(answer);
+            match writer.write(record.line, record.puzzle.as_ref().ok(), answer) {
+                // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break 'chunks,
+                other => other.map_err(write_error)?,
+            }
+        }
+        progress.set_position(input.read.load(Ordering::Relaxed));
+    }
+    if let Some(e) = input.reader.take_io_error() {
+        return Err(format!(
+            "reading stopped after {} puzzles: {e}",
+            tally.puzzles
+        ));
+    }
+    match writer.finish() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(write_error(e)),
+        _ => {}
+    }
+    progress.finish_and_clear();
+    if args.stats {
+        tally.print(args.count.is_some(), started.elapsed());
+        if let Some(path) = out_path {
+            eprintln!("written to   {}", path.display());
+        }
+    }
+    Ok(tally.no_solution == 0 && tally.invalid == 0)
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress_bar(size: Option<u64>) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    match size {
+        Some(bytes) => ProgressBar::new(bytes).with_style(
+            ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% {binary_bytes}/{binary_total_bytes} eta {eta}",
+            )
+            .expect("a valid template"),
+        ),
+        None => ProgressBar::new_spinner(),
+    }
+}

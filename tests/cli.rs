@@ -1,0 +1,134 @@
+//! The `forkboard` binary end to end: layouts mirrored, `--out`, exit codes, messages, standard input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn forkboard(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn shared(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/sudoku")
+        .join(name)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn block_input_gives_a_sol_file_in_the_same_layout() {
+    let dir = std::env::temp_dir().join(format!("forkboard-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("inp.in");
+    std::fs::copy(shared("top95.in"), &input).unwrap();
+    let out = forkboard(&["solve", input.to_str().unwrap(), "--out", "--stats"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sol = std::fs::read_to_string(dir.join("inp.sol")).unwrap();
+    let blocks: Vec<&str> = sol.split("\n\n").collect();
+    assert_eq!(blocks.len(), 95);
+    assert!(blocks.iter().all(|b| b.trim().lines().count() == 9));
+    assert!(sol.starts_with("417369825\n632158947\n"));
+    let stats = text(&out.stderr);
+    assert!(
+        stats.contains("puzzles      95") && stats.contains("solved       95"),
+        "{stats}"
+    );
+    // The output verifies.
+    let verified = forkboard(&["verify", dir.join("inp.sol").to_str().unwrap()], b"");
+    assert!(verified.status.success());
+    assert_eq!(
+        text(&verified.stdout).trim(),
+        "95 grids, 95 valid, 0 invalid"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_puzzles_are_reported_in_place_and_the_rest_solved() {
+    let input = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
+                  44...............................................................................\n\
+                  short\n\
+                  123............4\n\
+                  ................\n";
+    let out = forkboard(&["solve", "--count", "2", "--stats"], input);
+    assert_eq!(out.status.code(), Some(1), "some puzzles failed");
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 5, "one record per puzzle");
+    assert_eq!(
+        lines[0],
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293 1"
+    );
+    assert!(
+        lines[1].starts_with("# line 2: contradictory givens: two 4s in row 1 (r1c1, r1c2)"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("# line 3: 5 cells is not a supported size"));
+    assert_eq!(lines[3], "# line 4: no solution");
+    assert!(lines[4].ends_with(" 2+"));
+    let stats = text(&out.stderr);
+    for want in [
+        "puzzles      5",
+        "solved       2",
+        "unique       1",
+        "multiple     1",
+        "no solution  1",
+        "invalid      2",
+    ] {
+        assert!(stats.contains(want), "{want} in {stats}");
+    }
+}
+
+#[test]
+fn all_good_exits_zero_and_missing_files_exit_two() {
+    assert!(
+        forkboard(&["solve"], b"1...............\n")
+            .status
+            .success()
+    );
+    let missing = forkboard(&["solve", "/no/such/file.txt"], b"");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("cannot open /no/such/file.txt"));
+    let bad_box = forkboard(&["solve", "--box", "1x9"], b"");
+    assert_eq!(bad_box.status.code(), Some(2));
+    assert!(text(&bad_box.stderr).contains("side of 1"));
+}
+
+#[test]
+fn explicit_box_shapes_and_hex_symbols() {
+    let twelve = ".".repeat(144) + "\n";
+    let out = forkboard(&["solve", "--box", "4x3"], twelve.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim().len(), 144);
+    let hex = ".".repeat(256) + "\n";
+    let out = forkboard(&["solve", "--symbols", "hex"], hex.as_bytes());
+    let solved = text(&out.stdout);
+    assert!(
+        solved.contains('0') && solved.contains('F') && !solved.contains('G'),
+        "{solved}"
+    );
+}
+
+#[test]
+fn verify_names_conflicts_and_empty_cells() {
+    let out = forkboard(&["verify"], b"1234341221434322\n12343412214343.1\n");
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(report.contains("line 1: two 2s in row 4"), "{report}");
+    assert!(
+        report.contains("line 2: 1 empty cell (the first at r4c3)"),
+        "{report}"
+    );
+    assert!(report.contains("2 grids, 0 valid, 2 invalid"));
+}

@@ -1,0 +1,94 @@
+//! Property tests: the readers never panic, whatever the bytes, and every record names a real line.
+
+use forkboard::sudoku::format::{Format, ReadOptions, Reader};
+use forkboard::sudoku::{BoxShape, Symbols};
+use proptest::prelude::*;
+
+/// Reads everything, checking what every record must satisfy; returns the number of records.
+fn read_all(bytes: &[u8], options: ReadOptions) -> usize {
+    let lines = bytes.split(|&b| b == b'\n').count();
+    let mut n = 0;
+    for rec in Reader::new(bytes, options) {
+        n += 1;
+        assert!(
+            rec.line >= 1 && rec.line <= lines,
+            "line {} of {lines}",
+            rec.line
+        );
+        if let Err(e) = &rec.puzzle {
+            assert_eq!(e.line, rec.line);
+            assert!(!e.to_string().is_empty());
+        }
+    }
+    n
+}
+
+fn any_options() -> impl Strategy<Value = ReadOptions> {
+    let format = prop_oneof![
+        Just(None),
+        Just(Some(Format::Line)),
+        Just(Some(Format::Block)),
+        Just(Some(Format::Grid)),
+        Just(Some(Format::Csv)),
+    ];
+    let symbols = prop_oneof![Just(Symbols::Standard), Just(Symbols::Hex)];
+    let shape = prop_oneof![
+        Just(None),
+        Just(Some(BoxShape::new(3, 4).unwrap())),
+        Just(Some(BoxShape::new(2, 2).unwrap()))
+    ];
+    (format, symbols, shape).prop_map(|(format, symbols, shape)| ReadOptions {
+        format,
+        symbols,
+        shape,
+    })
+}
+
+/// Text that looks like puzzle files: symbols, empties, separators, CR, tabs, BOMs, NULs and stray bytes.
+fn puzzleish() -> impl Strategy<Value = Vec<u8>> {
+    let pieces = prop_oneof![
+        4 => proptest::collection::vec(prop_oneof![Just(b'.'), Just(b'0'), b'1'..=b'9', b'A'..=b'P'], 1..100),
+        1 => Just(b"\n".to_vec()),
+        1 => Just(b"\r\n".to_vec()),
+        1 => Just(b" | ".to_vec()),
+        1 => Just(b"------+-------+------\n".to_vec()),
+        1 => Just(b"quizzes,solutions\n".to_vec()),
+        1 => Just(b"\xEF\xBB\xBF".to_vec()),
+        1 => Just(vec![0u8, 0xFF, b'\t', b',', b';', b'#']),
+        1 => Just(b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n".to_vec()),
+        1 => Just(b"400000805\n030000000\n000700000\n".to_vec()),
+    ];
+    proptest::collection::vec(pieces, 0..60).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..4000), options in any_options()) {
+        read_all(&bytes, options);
+    }
+
+    #[test]
+    fn puzzle_like_text_never_panics(bytes in puzzleish(), options in any_options()) {
+        read_all(&bytes, options);
+    }
+
+    #[test]
+    fn truncating_a_valid_file_anywhere_never_panics(cut in 0usize..8644) {
+        let file = include_bytes!("../../shared/data/sudoku/top95.in");
+        let n = read_all(&file[..cut.min(file.len())], ReadOptions::default());
+        prop_assert!(n <= 95);
+    }
+
+    #[test]
+    fn grids_round_trip_through_every_symbol_set(values in proptest::collection::vec(0u8..=16, 256)) {
+        for symbols in [Symbols::Standard, Symbols::Hex] {
+            let grid = forkboard::sudoku::Grid::new(BoxShape::new(4, 4).unwrap(), values.clone()).unwrap();
+            let line = grid.to_line(symbols);
+            let options = ReadOptions { symbols, format: Some(Format::Line), ..ReadOptions::default() };
+            let back = Reader::new(line.as_bytes(), options).next().unwrap().puzzle.unwrap();
+            prop_assert_eq!(back, grid);
+        }
+    }
+}
