@@ -1,47 +1,85 @@
-use forkboard::sudoku::{BoxShape, Grid, Solver};
+//! Single-thread CPU benchmark: Forkboard's solver beside the MIT-licensed `msolve` crate on each shared data
+//! set, both counting up to 2 solutions (the uniqueness check, as in `../shared/data/README.md`), both from
+//! puzzles parsed beforehand. Median of 3 runs; compare the ratio column, not absolute figures, across runs.
+//!
+//! Run: `cargo bench --bench sudoku_cpu` (from the repository root, with `../shared` beside it).
+
+use std::path::PathBuf;
 use std::time::Instant;
+
+use forkboard::sudoku::format::{ReadOptions, Reader};
+use forkboard::sudoku::{Grid, Solver};
+
+const SETS: [&str; 4] = [
+    "kaggle_10k.csv",
+    "17_clue.txt",
+    "magictour_top1465.txt",
+    "top95.txt",
+];
+const RUNS: usize = 3;
+
+fn load(name: &str) -> Vec<Grid> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/sudoku")
+        .join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Reader::new(&bytes[..], ReadOptions::default())
+        .map(|r| r.puzzle.expect("the shared sets are valid"))
+        .collect()
+}
+
+/// Puzzles per second, median of `RUNS`, and a checksum so no run can be optimised away.
+fn rate(puzzles: usize, mut run: impl FnMut() -> u64) -> (f64, u64) {
+    let mut rates: Vec<f64> = Vec::new();
+    let mut check = 0;
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        check = run();
+        rates.push(puzzles as f64 / start.elapsed().as_secs_f64());
+    }
+    rates.sort_by(f64::total_cmp);
+    (rates[RUNS / 2], check)
+}
+
 fn main() {
-    let dir = "../shared/data/sudoku";
-    for f in [
-        "kaggle_10k.csv",
-        "17_clue.txt",
-        "magictour_top1465.txt",
-        "top95.txt",
-    ] {
-        let text = std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
-        let lines: Vec<Vec<u8>> = text
-            .lines()
-            .filter(|l| !l.starts_with('q'))
-            .map(|l| {
-                l.split(',')
-                    .next()
-                    .unwrap()
-                    .bytes()
-                    .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-                    .collect()
-            })
-            .collect();
-        let grids: Vec<Grid> = lines
+    println!(
+        "| set | puzzles | forkboard (puzzles/s) | msolve 0.6 (puzzles/s) | ratio | guesses/puzzle |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for name in SETS {
+        let grids = load(name);
+        let cells: Vec<[u8; 81]> = grids
             .iter()
-            .map(|c| Grid::new(BoxShape::for_side(9).unwrap(), c.clone()).unwrap())
+            .map(|g| g.cells().try_into().expect("9×9"))
             .collect();
-        let mut s = Solver::new();
-        let t = Instant::now();
-        let mut n = 0;
-        for g in &grids {
-            n += s.solve(g, 2).guesses;
-        }
-        let ours = grids.len() as f64 / t.elapsed().as_secs_f64();
-        let ms: Vec<[u8; 81]> = lines
-            .iter()
-            .map(|c| c.as_slice().try_into().unwrap())
-            .collect();
-        let t = Instant::now();
-        let mut m = 0;
-        for g in &ms {
-            m += msolve::Sudoku::from(g).count_solutions(2);
-        }
-        let theirs = grids.len() as f64 / t.elapsed().as_secs_f64();
-        println!("{f}: ours {ours:.0}/s msolve {theirs:.0}/s  ({n} {m})");
+        let mut solver = Solver::new();
+        let mut guesses = 0;
+        let (ours, found) = rate(grids.len(), || {
+            guesses = 0;
+            grids
+                .iter()
+                .map(|g| {
+                    let out = solver.solve(g, 2);
+                    guesses += out.guesses;
+                    out.count
+                })
+                .sum()
+        });
+        let (theirs, found_too) = rate(grids.len(), || {
+            cells
+                .iter()
+                .map(|c| msolve::Sudoku::from(c).count_solutions(2) as u64)
+                .sum()
+        });
+        assert_eq!(
+            found, found_too,
+            "{name}: both solvers count the same solutions"
+        );
+        println!(
+            "| {name} | {} | {ours:.0} | {theirs:.0} | {:.2} | {:.1} |",
+            grids.len(),
+            ours / theirs,
+            guesses as f64 / grids.len() as f64
+        );
     }
 }

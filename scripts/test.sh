@@ -19,4 +19,4 @@ echo "== the benchmark builds"
 cargo bench --no-run --locked --bench sudoku_cpu
 
 echo "== cargo test"
-cargo test --locked --all-targets
+cargo test --locked
