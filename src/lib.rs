@@ -1,6 +1,8 @@
 //! Forkboard: Sudoku (4×4 to 25×25) and N-Queens solvers for the CPU and the GPU.
 //!
-//! Layers, bottom up: [`sudoku`] is the pure engine; the GPU host code, the web app and the CLI build on it.
+//! Layers, bottom up: [`sudoku`] is the pure engine; [`gpu`] drives the WGSL kernels through wgpu on top of it;
+//! the web app and the CLI build on both.
 #![warn(missing_docs)]
 
+pub mod gpu;
 pub mod sudoku;

@@ -1,0 +1,92 @@
+//! Getting a GPU: adapter, device and queue, with errors captured instead of panicking.
+
+use std::sync::{Arc, Mutex};
+
+use super::GpuError;
+
+/// A GPU device ready for compute work, and what it is.
+pub struct GpuContext {
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The adapter's name, backend and type.
+    pub info: wgpu::AdapterInfo,
+    /// The limits the device was created with (the adapter's own, not the defaults).
+    pub limits: wgpu::Limits,
+    /// The first error wgpu reported outside an error scope (validation, out of memory, device loss).
+    errors: Arc<Mutex<Option<String>>>,
+}
+
+impl GpuContext {
+    /// Requests a high-performance adapter and a device with the adapter's full limits.
+    pub async fn new() -> Result<Self, GpuError> {
+        let instance = new_instance().await;
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("forkboard"),
+                required_limits: limits.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::Device(e.to_string()))?;
+        let errors = Arc::new(Mutex::new(None));
+        let sink = Arc::clone(&errors);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert_with(|| error.to_string());
+        }));
+        let lost = Arc::clone(&errors);
+        device.set_device_lost_callback(move |reason, message| {
+            let mut slot = lost.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
+        });
+        Ok(Self {
+            device,
+            queue,
+            info,
+            limits,
+            errors,
+        })
+    }
+
+    /// [`GpuContext::new`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new_blocking() -> Result<Self, GpuError> {
+        pollster::block_on(Self::new())
+    }
+
+    /// "adapter name (backend)", for people.
+    pub fn describe(&self) -> String {
+        format!("{} ({:?})", self.info.name, self.info.backend)
+    }
+
+    /// The first asynchronous error reported so far, as a [`GpuError`].
+    pub fn check(&self) -> Result<(), GpuError> {
+        let slot = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.as_ref() {
+            None => Ok(()),
+            Some(message) if message.contains("lost") => Err(GpuError::DeviceLost(message.clone())),
+            Some(message) => Err(GpuError::Api(message.clone())),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn new_instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+}
+
+#[cfg(target_arch = "wasm32")]
+async fn new_instance() -> wgpu::Instance {
+    wgpu::util::new_instance_with_webgpu_detection(wgpu::InstanceDescriptor::new_without_display_handle()).await
+}

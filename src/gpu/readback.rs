@@ -1,0 +1,28 @@
+//! Reading a buffer back: awaited through a oneshot channel, never by spinning (a browser would freeze).
+
+use super::{GpuContext, GpuError};
+
+/// Copies the whole of `buffer` (MAP_READ) to host memory.
+pub async fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>, GpuError> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+        let _ = tx.send(result);
+    });
+    // Natively nothing drives the callbacks but a poll; in the browser the event loop does.
+    #[cfg(not(target_arch = "wasm32"))]
+    ctx.device
+        .poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: None,
+        })
+        .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
+    let mapped = rx.await.map_err(|_| GpuError::DeviceLost("the read-back was dropped".into()))?;
+    ctx.check()?;
+    mapped.map_err(|e| GpuError::Api(format!("read-back failed: {e}")))?;
+    let bytes = buffer
+        .get_mapped_range(..)
+        .map_err(|e| GpuError::Api(format!("read-back failed: {e}")))?
+        .to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}

@@ -1,0 +1,113 @@
+//! Records in, answers out, on the GPU: the GPU counterpart of [`crate::sudoku::answer::answer`].
+//!
+//! Puzzles whose givens clash are answered on the host (the kernel only ever sees valid givens); the rest go to
+//! the fork kernel grouped by shape. A puzzle the kernel hands back (its search outgrew the pool) and any
+//! solution that fails the independent check are solved again on the CPU, so the answers are always exact.
+
+use std::collections::BTreeMap;
+
+use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats};
+use super::{GpuContext, GpuError};
+use crate::sudoku::answer::{Mode, from_outcome};
+use crate::sudoku::format::{Answer, ErrorKind, PuzzleError, Record, check_givens};
+use crate::sudoku::solver::Outcome;
+use crate::sudoku::{Grid, Solver};
+
+/// What a GPU batch did besides answering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchReport {
+    /// Kernel counters, summed over the shapes of the batch.
+    pub kernel: ForkStats,
+    /// Puzzles finished on the CPU instead (pool overflow, or a result that failed the check).
+    pub cpu_fallbacks: u64,
+}
+
+/// Answers `records` in order; `progress(finished, total)` may cancel by returning false.
+pub async fn answer_chunk(
+    ctx: &GpuContext,
+    kernel: &ForkKernel,
+    records: &[Record],
+    mode: Mode,
+    config: ForkConfig,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Vec<Answer>, BatchReport), GpuError> {
+    let mut answers: Vec<Option<Answer>> = vec![None; records.len()];
+    // Shapes in a stable order, each with the record indexes and puzzles it holds.
+    let mut groups: BTreeMap<(usize, usize), (Vec<usize>, Vec<Grid>)> = BTreeMap::new();
+    for (i, record) in records.iter().enumerate() {
+        match &record.puzzle {
+            Err(e) => answers[i] = Some(Answer::Invalid(e.clone())),
+            Ok(puzzle) => match check_givens(puzzle) {
+                Err(kind) => answers[i] = Some(invalid(record.line, kind)),
+                Ok(()) => {
+                    let shape = puzzle.shape();
+                    let group = groups.entry((shape.rows(), shape.cols())).or_default();
+                    group.0.push(i);
+                    group.1.push(puzzle.clone());
+                }
+            },
+        }
+    }
+    let mut report = BatchReport::default();
+    let mut cpu = Solver::new();
+    let total = records.len();
+    let mut done_before = total - groups.values().map(|g| g.0.len()).sum::<usize>();
+    for (indexes, puzzles) in groups.values() {
+        let (outcomes, stats) = kernel
+            .solve(ctx, puzzles, mode.limit(), config, &mut |finished, _| {
+                progress(done_before + finished, total)
+            })
+            .await?;
+        done_before += puzzles.len();
+        add(&mut report.kernel, &stats);
+        for ((&i, puzzle), outcome) in indexes.iter().zip(puzzles).zip(outcomes) {
+            let line = records[i].line;
+            let checked = (!outcome.overflow)
+                .then(|| {
+                    let outcome = Outcome {
+                        count: outcome.count,
+                        solution: outcome.solution,
+                        hit_limit: outcome.hit_limit,
+                        guesses: 0,
+                    };
+                    from_outcome(line, puzzle, outcome, mode)
+                })
+                .filter(|a| !matches!(a, Answer::Invalid(_)));
+            answers[i] = Some(checked.unwrap_or_else(|| {
+                report.cpu_fallbacks += 1;
+                from_outcome(line, puzzle, cpu.solve(puzzle, mode.limit()), mode)
+            }));
+        }
+    }
+    let answers = answers
+        .into_iter()
+        .map(|a| a.expect("every record was answered"))
+        .collect();
+    Ok((answers, report))
+}
+
+/// [`answer_chunk`], blocking (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn answer_chunk_blocking(
+    ctx: &GpuContext,
+    kernel: &ForkKernel,
+    records: &[Record],
+    mode: Mode,
+    config: ForkConfig,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Vec<Answer>, BatchReport), GpuError> {
+    pollster::block_on(answer_chunk(ctx, kernel, records, mode, config, progress))
+}
+
+fn add(total: &mut ForkStats, more: &ForkStats) {
+    total.rounds += more.rounds;
+    total.submissions += more.submissions;
+    total.forks += more.forks;
+    total.stalls += more.stalls;
+    total.overflowed += more.overflowed;
+    total.slots = total.slots.max(more.slots);
+}
+
+fn invalid(line: usize, kind: ErrorKind) -> Answer {
+    Answer::Invalid(PuzzleError { line, kind })
+}

@@ -1,0 +1,99 @@
+//! The WGSL fork kernel (on lavapipe in CI, any Vulkan GPU elsewhere) against the CPU engine on the same
+//! puzzles: same answers, every solution checked. A machine without a GPU adapter fails these tests: install
+//! `mesa-vulkan-drivers` (scripts/setup.sh does).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use forkboard::gpu::sudoku_batch::{BatchReport, answer_chunk_blocking};
+use forkboard::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use forkboard::gpu::GpuContext;
+use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use forkboard::sudoku::{BoxShape, Grid, Solver, generate, verify};
+
+struct Gpu {
+    ctx: GpuContext,
+    kernel: ForkKernel,
+}
+
+fn gpu() -> &'static Gpu {
+    static GPU: OnceLock<Gpu> = OnceLock::new();
+    GPU.get_or_init(|| {
+        let ctx = GpuContext::new_blocking().expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+        let kernel = pollster::block_on(ForkKernel::new(&ctx)).expect("the kernel compiles");
+        eprintln!("GPU tests on {}", ctx.describe());
+        Gpu { ctx, kernel }
+    })
+}
+
+fn records_of(name: &str, take: usize) -> Vec<Record> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/sudoku").join(name);
+    let bytes = std::fs::read(&path).unwrap();
+    Reader::new(&bytes[..], ReadOptions::default()).take(take).collect()
+}
+
+fn records_from(grids: &[Grid]) -> Vec<Record> {
+    grids
+        .iter()
+        .enumerate()
+        .map(|(i, g)| Record {
+            line: i + 1,
+            puzzle: Ok(g.clone()),
+            given_solution: None,
+        })
+        .collect()
+}
+
+/// Runs the GPU and the CPU on the same records and demands the same answers.
+fn same_as_cpu(records: &[Record], mode: Mode, config: ForkConfig) -> BatchReport {
+    let g = gpu();
+    let (gpu_answers, report) =
+        answer_chunk_blocking(&g.ctx, &g.kernel, records, mode, config, &mut |_, _| true).expect("the GPU runs");
+    let mut cpu = Solver::new();
+    for (record, got) in records.iter().zip(&gpu_answers) {
+        let want = answer(record, &mut cpu, mode);
+        match (&want, got) {
+            // Several solutions: any valid one will do in first-solution mode; counts must agree.
+            (Answer::Solved { count: c1, .. }, Answer::Solved { solution, count: c2, .. }) => {
+                assert_eq!(c1, c2, "line {}", record.line);
+                let puzzle = record.puzzle.as_ref().unwrap();
+                assert!(verify::is_solution(puzzle, solution), "line {}", record.line);
+                if matches!(c1, Some((1, false))) {
+                    assert_eq!(&want, got, "line {}: the unique solution", record.line);
+                }
+            }
+            _ => assert_eq!(&want, got, "line {}", record.line),
+        }
+    }
+    report
+}
+
+#[test]
+fn top95_matches_the_cpu() {
+    let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), ForkConfig::default());
+    assert!(report.kernel.forks > 0, "hard puzzles fork");
+    assert_eq!(report.cpu_fallbacks, 0, "the GPU answered everything itself: {report:?}");
+}
+
+#[test]
+fn invalid_unsolvable_and_multiple_match_the_cpu() {
+    let text = "11..............\n123............4\n................\n1234341221434321\nbad\n";
+    let records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    for mode in [Mode::First, Mode::Count(2), Mode::Count(1000)] {
+        same_as_cpu(&records, mode, ForkConfig::default());
+    }
+}
+
+#[test]
+fn a_tiny_pool_loses_nothing() {
+    // Eight slots for 95 hard puzzles: forks find no free slot, boards wait, puzzles overflow to the CPU.
+    let config = ForkConfig {
+        slots: 8,
+        max_stalls: 2,
+    };
+    let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), config);
+    assert!(report.kernel.stalls > 0, "the pool was too small: {report:?}");
+    assert_eq!(report.cpu_fallbacks, report.kernel.overflowed, "{report:?}");
+    eprintln!("tiny pool: {report:?}");
+}
