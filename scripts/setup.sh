@@ -24,6 +24,15 @@ if have rustup; then
   fi
 fi
 
+# lavapipe (Vulkan on the CPU) runs the GPU kernels in tests: a GPU test without an adapter fails.
+if ! ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1; then
+  say "installing mesa-vulkan-drivers (lavapipe)"
+  sudo_=""
+  [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+  $sudo_ apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq mesa-vulkan-drivers >/dev/null
+fi
+
 # The shared puzzle sets live beside the checkout (../shared/data); the tests read them from there.
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$here/../shared/data/sudoku" ]; then

@@ -132,3 +132,30 @@ fn verify_names_conflicts_and_empty_cells() {
     );
     assert!(report.contains("2 grids, 0 valid, 2 invalid"));
 }
+
+#[test]
+fn the_gpu_engine_gives_the_cpu_engines_output() {
+    let input = std::fs::read(shared("top95.txt")).unwrap();
+    let cpu = forkboard(&["solve", "--engine", "cpu", "--count", "2"], &input);
+    let gpu = forkboard(
+        &["solve", "--engine", "gpu", "--count", "2", "--stats"],
+        &input,
+    );
+    assert!(gpu.status.success(), "{}", text(&gpu.stderr));
+    assert_eq!(text(&cpu.stdout), text(&gpu.stdout));
+    let stats = text(&gpu.stderr);
+    assert!(
+        stats.contains("engine       gpu ") && stats.contains("(Vulkan)"),
+        "{stats}"
+    );
+}
+
+#[test]
+fn auto_says_which_engine_ran_and_why() {
+    let out = forkboard(&["solve", "--stats"], b"1...............\n");
+    assert!(out.status.success());
+    let stats = text(&out.stderr);
+    // Lavapipe is a software adapter: auto keeps to the CPU and says so. On a real GPU, a one-puzzle chunk is
+    // still too small to be worth a dispatch.
+    assert!(stats.contains("engine       cpu"), "{stats}");
+}

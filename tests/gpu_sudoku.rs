@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use forkboard::gpu::GpuContext;
 use forkboard::gpu::sudoku_batch::{BatchReport, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::{ForkConfig, ForkKernel};
-use forkboard::gpu::GpuContext;
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use forkboard::sudoku::{BoxShape, Grid, Solver, generate, verify};
@@ -20,7 +20,8 @@ struct Gpu {
 fn gpu() -> &'static Gpu {
     static GPU: OnceLock<Gpu> = OnceLock::new();
     GPU.get_or_init(|| {
-        let ctx = GpuContext::new_blocking().expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+        let ctx = GpuContext::new_blocking()
+            .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
         let kernel = pollster::block_on(ForkKernel::new(&ctx)).expect("the kernel compiles");
         eprintln!("GPU tests on {}", ctx.describe());
         Gpu { ctx, kernel }
@@ -28,9 +29,13 @@ fn gpu() -> &'static Gpu {
 }
 
 fn records_of(name: &str, take: usize) -> Vec<Record> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/sudoku").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/sudoku")
+        .join(name);
     let bytes = std::fs::read(&path).unwrap();
-    Reader::new(&bytes[..], ReadOptions::default()).take(take).collect()
+    Reader::new(&bytes[..], ReadOptions::default())
+        .take(take)
+        .collect()
 }
 
 fn records_from(grids: &[Grid]) -> Vec<Record> {
@@ -49,16 +54,28 @@ fn records_from(grids: &[Grid]) -> Vec<Record> {
 fn same_as_cpu(records: &[Record], mode: Mode, config: ForkConfig) -> BatchReport {
     let g = gpu();
     let (gpu_answers, report) =
-        answer_chunk_blocking(&g.ctx, &g.kernel, records, mode, config, &mut |_, _| true).expect("the GPU runs");
+        answer_chunk_blocking(&g.ctx, &g.kernel, records, mode, config, &mut |_, _| true)
+            .expect("the GPU runs");
     let mut cpu = Solver::new();
     for (record, got) in records.iter().zip(&gpu_answers) {
         let want = answer(record, &mut cpu, mode);
         match (&want, got) {
             // Several solutions: any valid one will do in first-solution mode; counts must agree.
-            (Answer::Solved { count: c1, .. }, Answer::Solved { solution, count: c2, .. }) => {
+            (
+                Answer::Solved { count: c1, .. },
+                Answer::Solved {
+                    solution,
+                    count: c2,
+                    ..
+                },
+            ) => {
                 assert_eq!(c1, c2, "line {}", record.line);
                 let puzzle = record.puzzle.as_ref().unwrap();
-                assert!(verify::is_solution(puzzle, solution), "line {}", record.line);
+                assert!(
+                    verify::is_solution(puzzle, solution),
+                    "line {}",
+                    record.line
+                );
                 if matches!(c1, Some((1, false))) {
                     assert_eq!(&want, got, "line {}: the unique solution", record.line);
                 }
@@ -71,9 +88,16 @@ fn same_as_cpu(records: &[Record], mode: Mode, config: ForkConfig) -> BatchRepor
 
 #[test]
 fn top95_matches_the_cpu() {
-    let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), ForkConfig::default());
+    let report = same_as_cpu(
+        &records_of("top95.txt", 95),
+        Mode::Count(2),
+        ForkConfig::default(),
+    );
     assert!(report.kernel.forks > 0, "hard puzzles fork");
-    assert_eq!(report.cpu_fallbacks, 0, "the GPU answered everything itself: {report:?}");
+    assert_eq!(
+        report.cpu_fallbacks, 0,
+        "the GPU answered everything itself: {report:?}"
+    );
 }
 
 #[test]
@@ -93,7 +117,67 @@ fn a_tiny_pool_loses_nothing() {
         max_stalls: 2,
     };
     let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), config);
-    assert!(report.kernel.stalls > 0, "the pool was too small: {report:?}");
+    assert!(
+        report.kernel.stalls > 0,
+        "the pool was too small: {report:?}"
+    );
     assert_eq!(report.cpu_fallbacks, report.kernel.overflowed, "{report:?}");
     eprintln!("tiny pool: {report:?}");
+}
+
+#[test]
+fn top1465_matches_the_cpu() {
+    let report = same_as_cpu(
+        &records_of("magictour_top1465.txt", 1465),
+        Mode::Count(2),
+        ForkConfig::default(),
+    );
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+}
+
+#[test]
+fn easy_and_17_clue_samples_match_the_cpu() {
+    same_as_cpu(
+        &records_of("17_clue.txt", 2000),
+        Mode::First,
+        ForkConfig::default(),
+    );
+    let kaggle = records_of("kaggle_10k.csv", 2000);
+    same_as_cpu(&kaggle, Mode::First, ForkConfig::default());
+}
+
+#[test]
+fn serg_counts_match_the_cpu() {
+    same_as_cpu(
+        &records_of("serg_multi_10k.txt", 1000),
+        Mode::Count(2),
+        ForkConfig::default(),
+    );
+    // A larger limit makes the kernel count many branches of one puzzle.
+    same_as_cpu(
+        &records_of("serg_multi_10k.txt", 50),
+        Mode::Count(50),
+        ForkConfig::default(),
+    );
+}
+
+#[test]
+fn every_size_from_4_to_25_matches_the_cpu() {
+    let shapes = [
+        "2x2", "2x3", "3x2", "2x4", "3x3", "2x5", "3x4", "4x3", "2x7", "3x5", "4x4", "3x6", "4x5",
+        "3x7", "2x11", "4x6", "5x5",
+    ];
+    let mut grids = Vec::new();
+    for (seed, shape) in shapes.iter().enumerate() {
+        let shape: BoxShape = shape.parse().unwrap();
+        let share = if shape.side() <= 12 { 0.6 } else { 0.45 };
+        for k in 0..3 {
+            grids.push(generate::puzzle(shape, (100 + seed * 10 + k) as u64, share).0);
+        }
+        // And an empty grid, in first-solution mode below (every size has solutions).
+        grids.push(Grid::empty(shape));
+    }
+    // Mixed sizes in one chunk: the driver groups them by shape and keeps the input order.
+    let records = records_from(&grids);
+    same_as_cpu(&records, Mode::First, ForkConfig::default());
 }

@@ -88,5 +88,8 @@ async fn new_instance() -> wgpu::Instance {
 
 #[cfg(target_arch = "wasm32")]
 async fn new_instance() -> wgpu::Instance {
-    wgpu::util::new_instance_with_webgpu_detection(wgpu::InstanceDescriptor::new_without_display_handle()).await
+    wgpu::util::new_instance_with_webgpu_detection(
+        wgpu::InstanceDescriptor::new_without_display_handle(),
+    )
+    .await
 }

@@ -16,7 +16,9 @@ pub async fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>, Gp
             timeout: None,
         })
         .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
-    let mapped = rx.await.map_err(|_| GpuError::DeviceLost("the read-back was dropped".into()))?;
+    let mapped = rx
+        .await
+        .map_err(|_| GpuError::DeviceLost("the read-back was dropped".into()))?;
     ctx.check()?;
     mapped.map_err(|e| GpuError::Api(format!("read-back failed: {e}")))?;
     let bytes = buffer

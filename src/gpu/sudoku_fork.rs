@@ -232,21 +232,23 @@ impl ForkKernel {
         let pipelines = ["step", "refill", "reset", "collect"]
             .into_iter()
             .map(|entry| {
-                let pipeline = ctx
-                    .device
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    });
+                let pipeline =
+                    ctx.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(entry),
+                            layout: Some(&pipeline_layout),
+                            module: &module,
+                            entry_point: Some(entry),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
                 (entry, pipeline)
             })
             .collect();
         if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!("the Sudoku kernel did not compile: {error}")));
+            return Err(GpuError::Api(format!(
+                "the Sudoku kernel did not compile: {error}"
+            )));
         }
         Ok(Self { layout, pipelines })
     }
@@ -263,7 +265,8 @@ impl ForkKernel {
     /// The pool size for a batch: enough slots for wide searches, within the device's storage limit.
     fn pool_size(&self, ctx: &GpuContext, shape: BoxShape, puzzles: usize, asked: u32) -> u32 {
         let per_board = (shape.cells() * 4) as u64;
-        let by_memory = (ctx.limits.max_storage_buffer_binding_size / per_board).min(u32::MAX as u64) as u32;
+        let by_memory =
+            (ctx.limits.max_storage_buffer_binding_size / per_board).min(u32::MAX as u64) as u32;
         let wanted = if asked > 0 {
             asked
         } else {
@@ -286,7 +289,10 @@ impl ForkKernel {
             return Ok((Vec::new(), ForkStats::default()));
         };
         let shape = first.shape();
-        assert!(puzzles.iter().all(|p| p.shape() == shape), "one shape per batch");
+        assert!(
+            puzzles.iter().all(|p| p.shape() == shape),
+            "one shape per batch"
+        );
         let cells = shape.cells() as u32;
         let n = puzzles.len() as u32;
         let slots = self.pool_size(ctx, shape, puzzles.len(), config.slots);
@@ -307,7 +313,9 @@ impl ForkKernel {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let buffers = Buffers::new(ctx, &params, puzzles);
         if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!("not enough GPU memory for {slots} slots: {error}")));
+            return Err(GpuError::Api(format!(
+                "not enough GPU memory for {slots} slots: {error}"
+            )));
         }
         let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("sudoku_fork"),
@@ -350,7 +358,8 @@ impl ForkKernel {
             ctx.queue.submit([encoder.finish()]);
             stats.rounds += u64::from(rounds_per_submit);
             stats.submissions += 1;
-            let control: Control = *bytemuck::from_bytes(&readback::read(ctx, &buffers.control_read).await?);
+            let control: Control =
+                *bytemuck::from_bytes(&readback::read(ctx, &buffers.control_read).await?);
             stats.forks = u64::from(control.forks);
             stats.stalls = u64::from(control.stalls);
             let finished = control.finished.min(n) as usize;
@@ -366,8 +375,10 @@ impl ForkKernel {
         encoder.copy_buffer_to_buffer(&buffers.results, 0, &buffers.results_read, 0, None);
         encoder.copy_buffer_to_buffer(&buffers.solutions, 0, &buffers.solutions_read, 0, None);
         ctx.queue.submit([encoder.finish()]);
-        let states: Vec<PuzzleState> = bytemuck::cast_slice(&readback::read(ctx, &buffers.results_read).await?).to_vec();
-        let values: Vec<u32> = bytemuck::cast_slice(&readback::read(ctx, &buffers.solutions_read).await?).to_vec();
+        let states: Vec<PuzzleState> =
+            bytemuck::cast_slice(&readback::read(ctx, &buffers.results_read).await?).to_vec();
+        let values: Vec<u32> =
+            bytemuck::cast_slice(&readback::read(ctx, &buffers.solutions_read).await?).to_vec();
         let outcomes = states
             .iter()
             .zip(values.chunks(cells as usize))
@@ -408,7 +419,9 @@ struct Buffers {
 impl Buffers {
     fn new(ctx: &GpuContext, params: &ForkParams, puzzles: &[Grid]) -> Self {
         let device = &ctx.device;
-        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
         let zeroed = |label: &str, size: u64| {
             // New buffers are zero-filled by wgpu: FREE slots, empty results, a zero control block.
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -493,7 +506,12 @@ mod tests {
         let wgsl = include_str!("../../shaders/sudoku_fork.wgsl");
         assert!(wgsl.contains(&format!("const WG: u32 = {WORKGROUP_SIZE}u;")));
         assert_eq!(wgsl.matches("@workgroup_size(64)").count(), 3);
-        for name in ["struct Params", "struct SlotInfo", "struct PuzzleState", "struct Control"] {
+        for name in [
+            "struct Params",
+            "struct SlotInfo",
+            "struct PuzzleState",
+            "struct Control",
+        ] {
             assert!(wgsl.contains(name), "{name}");
         }
     }

@@ -1,5 +1,6 @@
 //! `forkboard`: the command line of the Forkboard engine — solve, count and verify Sudoku files.
 
+mod engine;
 mod input;
 mod solve;
 mod verify;
@@ -59,6 +60,10 @@ struct InputArgs {
 enum Engine {
     /// The CPU solver on every core.
     Cpu,
+    /// The WGSL fork kernel on the GPU (Vulkan); an error if there is none.
+    Gpu,
+    /// The GPU for large chunks when a hardware one is present, else the CPU; falls back to the CPU on errors.
+    Auto,
 }
 
 #[derive(Args)]
@@ -75,7 +80,7 @@ struct SolveArgs {
     #[arg(long)]
     stats: bool,
     /// The engine to solve on.
-    #[arg(long, value_enum, default_value = "cpu")]
+    #[arg(long, value_enum, default_value = "auto")]
     engine: Engine,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]

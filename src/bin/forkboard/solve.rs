@@ -1,4 +1,4 @@
-//! `forkboard solve`: read in chunks, answer each chunk on every core, write in input order.
+//! `forkboard solve`: read in chunks, answer each chunk on the chosen engine, write in input order.
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -7,13 +7,12 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
-use forkboard::sudoku::Solver;
-use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::answer::Mode;
 use forkboard::sudoku::format::{Answer, Record, Writer};
 
 use crate::SolveArgs;
+use crate::engine::Engines;
 
 /// Puzzles read and answered together: large enough to keep every core busy, small enough that a file of
 /// millions of puzzles streams in bounded memory.
@@ -47,7 +46,7 @@ impl Tally {
         }
     }
 
-    fn print(&self, counting: bool, elapsed: Duration) {
+    fn print(&self, counting: bool, elapsed: Duration, engines: &Engines) {
         let seconds = elapsed.as_secs_f64();
         let rate = self.puzzles as f64 / seconds.max(1e-9);
         eprintln!("puzzles      {}", self.puzzles);
@@ -60,10 +59,7 @@ impl Tally {
         eprintln!("invalid      {}", self.invalid);
         eprintln!("seconds      {seconds:.3}");
         eprintln!("puzzles/s    {rate:.0}");
-        eprintln!(
-            "engine       cpu ({} threads)",
-            rayon::current_num_threads()
-        );
+        eprintln!("engine       {}", engines.describe());
     }
 }
 
@@ -88,6 +84,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
     let mode = args.count.map_or(Mode::First, Mode::Count);
+    let mut engines = Engines::new(args.engine)?;
     let mut input = args.input.open()?;
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write> = match &out_path {
@@ -110,10 +107,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         if chunk.is_empty() {
             break;
         }
-        let answers: Vec<Answer> = chunk
-            .par_iter()
-            .map_init(Solver::new, |solver, record| answer(record, solver, mode))
-            .collect();
+        let answers: Vec<Answer> = engines.answer(&chunk, mode)?;
         for (record, answer) in chunk.iter().zip(&answers) {
             tally.add(answer);
             match writer.write(record.line, record.puzzle.as_ref().ok(), answer) {
@@ -136,7 +130,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     }
     progress.finish_and_clear();
     if args.stats {
-        tally.print(args.count.is_some(), started.elapsed());
+        tally.print(args.count.is_some(), started.elapsed(), &engines);
         if let Some(path) = out_path {
             eprintln!("written to   {}", path.display());
         }

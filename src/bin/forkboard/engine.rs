@@ -1,0 +1,148 @@
+//! Choosing and running the engine for each chunk: the CPU on every core, or the GPU fork kernel.
+
+use rayon::prelude::*;
+
+use forkboard::gpu::sudoku_batch::{BatchReport, answer_chunk_blocking};
+use forkboard::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use forkboard::gpu::{GpuContext, GpuError};
+use forkboard::sudoku::Solver;
+use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::format::{Answer, Record};
+
+use crate::Engine;
+
+/// Chunks smaller than this go to the CPU under `--engine auto`: uploading, dispatching and reading back cost
+/// more than the CPU needs for a handful of puzzles.
+const AUTO_GPU_MIN: usize = 256;
+
+/// A ready GPU.
+struct Gpu {
+    ctx: GpuContext,
+    kernel: ForkKernel,
+}
+
+/// The engine state of one run.
+pub struct Engines {
+    choice: Engine,
+    gpu: Option<Gpu>,
+    /// Why the GPU is not used (under `auto`), or why it stopped being used.
+    pub note: Option<String>,
+    /// Totals of the GPU batches.
+    pub gpu_report: BatchReport,
+    /// Puzzles answered by each engine.
+    pub on_gpu: u64,
+    /// Puzzles answered by the CPU engine.
+    pub on_cpu: u64,
+}
+
+impl Engines {
+    /// Sets up the engine asked for. `--engine gpu` fails here, clearly, when no GPU can be had.
+    pub fn new(choice: Engine) -> Result<Self, String> {
+        let mut engines = Self {
+            choice,
+            gpu: None,
+            note: None,
+            gpu_report: BatchReport::default(),
+            on_gpu: 0,
+            on_cpu: 0,
+        };
+        match choice {
+            Engine::Cpu => {}
+            Engine::Gpu => {
+                engines.gpu = Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?)
+            }
+            Engine::Auto => match open_gpu() {
+                Ok(gpu) if gpu.ctx.info.device_type == wgpu::DeviceType::Cpu => {
+                    engines.note = Some(format!(
+                        "the only GPU adapter, {}, is a software one: the CPU engine is faster",
+                        gpu.ctx.describe()
+                    ));
+                }
+                Ok(gpu) => engines.gpu = Some(gpu),
+                Err(e) => engines.note = Some(format!("no GPU: {e}")),
+            },
+        }
+        Ok(engines)
+    }
+
+    /// Answers one chunk, in order, on the engine chosen for it.
+    pub fn answer(&mut self, chunk: &[Record], mode: Mode) -> Result<Vec<Answer>, String> {
+        let use_gpu = match self.choice {
+            Engine::Cpu => false,
+            Engine::Gpu => true,
+            Engine::Auto => chunk.len() >= AUTO_GPU_MIN,
+        };
+        if let (true, Some(gpu)) = (use_gpu, &self.gpu) {
+            let run = answer_chunk_blocking(
+                &gpu.ctx,
+                &gpu.kernel,
+                chunk,
+                mode,
+                ForkConfig::default(),
+                &mut |_, _| true,
+            );
+            match run {
+                Ok((answers, report)) => {
+                    add(&mut self.gpu_report, &report);
+                    self.on_gpu += chunk.len() as u64;
+                    return Ok(answers);
+                }
+                Err(e) if matches!(self.choice, Engine::Auto) => {
+                    // Nothing of this chunk was written yet: the CPU answers all of it, and the rest of the run.
+                    eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
+                    self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
+                    self.gpu = None;
+                }
+                Err(e) => return Err(format!("the GPU failed: {e}")),
+            }
+        }
+        self.on_cpu += chunk.len() as u64;
+        Ok(chunk
+            .par_iter()
+            .map_init(Solver::new, |solver, record| answer(record, solver, mode))
+            .collect())
+    }
+
+    /// One line on what ran, for `--stats`.
+    pub fn describe(&self) -> String {
+        let threads = rayon::current_num_threads();
+        let mut parts = Vec::new();
+        if let Some(gpu) = &self.gpu {
+            let k = &self.gpu_report.kernel;
+            parts.push(format!(
+                "gpu {} — {} puzzles, {} slots, {} rounds, {} forks, {} finished on the CPU",
+                gpu.ctx.describe(),
+                self.on_gpu,
+                k.slots,
+                k.rounds,
+                k.forks,
+                self.gpu_report.cpu_fallbacks
+            ));
+        }
+        if self.on_cpu > 0 || self.gpu.is_none() {
+            parts.push(format!("cpu ({threads} threads) — {} puzzles", self.on_cpu));
+        }
+        let mut line = parts.join("; ");
+        if let Some(note) = &self.note {
+            line.push_str(&format!(" [{note}]"));
+        }
+        line
+    }
+}
+
+fn open_gpu() -> Result<Gpu, GpuError> {
+    let ctx = GpuContext::new_blocking()?;
+    let kernel = pollster::block_on(ForkKernel::new(&ctx))?;
+    Ok(Gpu { ctx, kernel })
+}
+
+fn add(total: &mut BatchReport, more: &BatchReport) {
+    total.cpu_fallbacks += more.cpu_fallbacks;
+    let (t, m) = (&mut total.kernel, &more.kernel);
+    t.rounds += m.rounds;
+    t.submissions += m.submissions;
+    t.forks += m.forks;
+    t.stalls += m.stalls;
+    t.overflowed += m.overflowed;
+    t.slots = t.slots.max(m.slots);
+}
