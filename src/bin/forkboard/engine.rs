@@ -24,6 +24,7 @@ struct Gpu {
 /// The engine state of one run.
 pub struct Engines {
     choice: Engine,
+    config: ForkConfig,
     gpu: Option<Gpu>,
     /// Why the GPU is not used (under `auto`), or why it stopped being used.
     pub note: Option<String>,
@@ -37,9 +38,13 @@ pub struct Engines {
 
 impl Engines {
     /// Sets up the engine asked for. `--engine gpu` fails here, clearly, when no GPU can be had.
-    pub fn new(choice: Engine) -> Result<Self, String> {
+    pub fn new(choice: Engine, gpu_slots: u32) -> Result<Self, String> {
         let mut engines = Self {
             choice,
+            config: ForkConfig {
+                slots: gpu_slots,
+                ..ForkConfig::default()
+            },
             gpu: None,
             note: None,
             gpu_report: BatchReport::default(),
@@ -78,7 +83,7 @@ impl Engines {
                 &gpu.kernel,
                 chunk,
                 mode,
-                ForkConfig::default(),
+                self.config,
                 &mut |_, _| true,
             );
             match run {

@@ -82,6 +82,9 @@ struct SolveArgs {
     /// The engine to solve on.
     #[arg(long, value_enum, default_value = "auto")]
     engine: Engine,
+    /// GPU pool size in board slots (default: sized from the batch and the device's memory limits).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    gpu_slots: u32,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,

@@ -84,7 +84,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
     let mode = args.count.map_or(Mode::First, Mode::Count);
-    let mut engines = Engines::new(args.engine)?;
+    let mut engines = Engines::new(args.engine, args.gpu_slots)?;
     let mut input = args.input.open()?;
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write> = match &out_path {
