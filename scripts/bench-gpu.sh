@@ -12,9 +12,9 @@ data=${2:-../shared/data/sudoku}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# rate ENGINE FILE [ARGS…] → "puzzles/s seconds"
+# rate ENGINE FILE [ARGS…] → "puzzles/s seconds"; the engine lines go to $tmp/engines for the record.
 rate() {
-  "$bin" solve "$2" --engine "$1" --stats "${@:3}" 2>&1 >/dev/null \
+  "$bin" solve "$2" --engine "$1" --stats "${@:3}" 2>&1 >/dev/null | tee -a "$tmp/engines" \
     | awk '/^seconds/ {s = $2} /^puzzles\/s/ {r = $2} END {print r, s}'
 }
 
@@ -26,9 +26,8 @@ for set in kaggle_10k.csv 17_clue.txt magictour_top1465.txt top95.txt serg_multi
   mode=first; args=()
   if [ "$set" = serg_multi_10k.txt ]; then mode="count 2"; args=(--count 2); fi
   total=$(grep -cv '^quizzes' "$data/$set")
-  for batch in 1 100 10000 "$total"; do
-    [ "$batch" -gt "$total" ] && continue
-    [ "$batch" = 10000 ] && [ "$total" = 10000 ] && continue
+  sizes=$(printf '%s\n' 1 100 10000 "$total" | awk -v t="$total" '$1 <= t' | sort -nu)
+  for batch in $sizes; do
     file="$tmp/$batch-$set"
     if [ "${set##*.}" = csv ]; then head -n $((batch + 1)) "$data/$set" > "$file"; else head -n "$batch" "$data/$set" > "$file"; fi
     read -r cpu _ < <(rate cpu "$file" "${args[@]}")
@@ -37,6 +36,9 @@ for set in kaggle_10k.csv 17_clue.txt magictour_top1465.txt top95.txt serg_multi
     echo "| $set | $mode | $batch | $cpu | $gpu | $ratio | $gsec |"
   done
 done
+echo
+echo "what each GPU run did:"
+grep '^engine       gpu' "$tmp/engines" | sed 's/^engine       /  /'
 echo
 echo "top95 (block layout, the seed's file), end to end:"
 for engine in cpu gpu; do

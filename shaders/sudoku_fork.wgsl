@@ -76,9 +76,8 @@ const MAX_UNITS: u32 = 75u;
 @group(0) @binding(7) var<storage, read_write> free_list: array<u32>;
 
 var<workgroup> cand: array<u32, MAX_CELLS>;
-var<workgroup> placed: array<atomic<u32>, MAX_UNITS>;  // values filled in each unit
-var<workgroup> once: array<atomic<u32>, MAX_UNITS>;    // candidates seen in the unit's open cells
-var<workgroup> twice: array<atomic<u32>, MAX_UNITS>;   // … seen in at least two of them
+var<workgroup> placed: array<u32, MAX_UNITS>;  // values filled in each unit
+var<workgroup> lone: array<u32, MAX_UNITS>;    // values with exactly one open cell in the unit, not yet placed
 var<workgroup> dead: atomic<u32>;
 var<workgroup> changed: atomic<u32>;
 var<workgroup> open_cells: atomic<u32>;
@@ -108,6 +107,21 @@ fn units_of(cell: u32) -> vec3<u32> {
     let c = cell % n;
     let b = (r / params.box_rows) * params.box_rows + c / params.box_cols;
     return vec3<u32>(r, n + c, 2u * n + b);
+}
+
+// The k-th cell of unit u (rows, then columns, then boxes, as in `units_of`).
+fn unit_cell(u: u32, k: u32) -> u32 {
+    let n = params.side;
+    if u < n {
+        return u * n + k;
+    }
+    if u < 2u * n {
+        return k * n + (u - n);
+    }
+    let b = u - 2u * n;
+    let top = (b / params.box_rows) * params.box_rows;
+    let left = (b % params.box_rows) * params.box_cols;
+    return (top + k / params.box_cols) * n + left + k % params.box_cols;
 }
 
 // Ends a branch: frees its slot and, if it was the puzzle's last, counts the puzzle finished.
@@ -149,71 +163,68 @@ fn step(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         cand[c] = boards[base + c];
     }
 
-    // Singles to a fixed point. Each round: tally the units, then narrow every open cell by the values placed
-    // around it (naked singles follow) and by the values it alone can hold in a unit (hidden singles).
+    // Singles to a fixed point. Each round has two phases, without atomics on hot words:
+    //  1. one invocation per unit folds its cells: values placed (a clash kills the board), values seen in
+    //     one open cell only (`lone`), and whether every value still has a place;
+    //  2. one invocation per cell narrows it by the values placed around it (naked singles follow) and to a
+    //     value it alone holds in one of its units (hidden single).
+    // (A first version folded cell by cell with atomicOr on the unit words: nine contended atomics per open
+    // cell per round.)
     loop {
-        for (var u = lid; u < units; u += WG) {
-            atomicStore(&placed[u], 0u);
-            atomicStore(&once[u], 0u);
-            atomicStore(&twice[u], 0u);
-        }
         if lid == 0u {
             atomicStore(&changed, 0u);
             atomicStore(&open_cells, 0u);
             atomicStore(&dead, 0u);
         }
         workgroupBarrier();
-        for (var c = lid; c < cells; c += WG) {
-            let m = cand[c];
-            let us = units_of(c);
-            if m == 0u {
-                atomicStore(&dead, 1u);
-            } else if is_single(m) {
-                // A value placed twice in one unit: the earlier atomicOr's bit shows in the later one's result.
-                let clash = (atomicOr(&placed[us.x], m) | atomicOr(&placed[us.y], m) | atomicOr(&placed[us.z], m)) & m;
-                if clash != 0u {
-                    atomicStore(&dead, 1u);
+        for (var u = lid; u < units; u += WG) {
+            var p = 0u;
+            var seen_once = 0u;
+            var seen_twice = 0u;
+            var open = 0u;
+            var clash = 0u;
+            for (var k = 0u; k < params.side; k += 1u) {
+                let m = cand[unit_cell(u, k)];
+                if is_single(m) {
+                    clash |= p & m;
+                    p |= m;
+                } else {
+                    seen_twice |= seen_once & m;
+                    seen_once |= m;
+                    open += 1u;
                 }
-            } else {
-                atomicAdd(&open_cells, 1u);
-                // The second cell to bring a value to a unit sees it in `once` and marks it in `twice`.
-                atomicOr(&twice[us.x], atomicOr(&once[us.x], m) & m);
-                atomicOr(&twice[us.y], atomicOr(&once[us.y], m) & m);
-                atomicOr(&twice[us.z], atomicOr(&once[us.z], m) & m);
+            }
+            placed[u] = p;
+            lone[u] = seen_once & ~seen_twice & ~p;
+            // A value placed twice, or neither placed nor possible anywhere in the unit: no solution here.
+            if clash != 0u || (seen_once | p) != full {
+                atomicStore(&dead, 1u);
+            }
+            if u < params.side && open != 0u {
+                atomicAdd(&open_cells, open);  // rows only: each open cell counted once
             }
         }
         workgroupBarrier();
-        for (var u = lid; u < units; u += WG) {
-            // A value neither placed nor possible anywhere in the unit: no solution down this branch.
-            if (atomicLoad(&once[u]) | atomicLoad(&placed[u])) != full {
-                atomicStore(&dead, 1u);
-            }
-        }
+        var any_change = false;
         for (var c = lid; c < cells; c += WG) {
             let old = cand[c];
             if is_single(old) {
                 continue;
             }
             let us = units_of(c);
-            let pr = atomicLoad(&placed[us.x]);
-            let pc = atomicLoad(&placed[us.y]);
-            let pb = atomicLoad(&placed[us.z]);
-            var m = old & ~(pr | pc | pb);
-            // Values this cell alone holds in one of its units.
-            let hidden = m & ((atomicLoad(&once[us.x]) & ~atomicLoad(&twice[us.x]) & ~pr)
-                | (atomicLoad(&once[us.y]) & ~atomicLoad(&twice[us.y]) & ~pc)
-                | (atomicLoad(&once[us.z]) & ~atomicLoad(&twice[us.z]) & ~pb));
+            var m = old & ~(placed[us.x] | placed[us.y] | placed[us.z]);
+            let hidden = m & (lone[us.x] | lone[us.y] | lone[us.z]);
             if hidden != 0u {
                 // Two different values that must both be here: a contradiction.
                 m = select(0u, hidden, is_single(hidden));
             }
-            if m == 0u {
-                atomicStore(&dead, 1u);
-            }
             if m != old {
                 cand[c] = m;
-                atomicStore(&changed, 1u);
+                any_change = true;
             }
+        }
+        if any_change {
+            atomicStore(&changed, 1u);
         }
         workgroupBarrier();
         if lid == 0u {
@@ -222,8 +233,8 @@ fn step(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             wg_open = atomicLoad(&open_cells);
         }
         let is_dead = workgroupUniformLoad(&wg_dead);
-        let any_change = workgroupUniformLoad(&wg_changed);
-        if is_dead != 0u || any_change == 0u {
+        let some_change = workgroupUniformLoad(&wg_changed);
+        if is_dead != 0u || some_change == 0u {
             break;
         }
     }

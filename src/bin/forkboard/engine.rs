@@ -108,6 +108,11 @@ impl Engines {
             .collect())
     }
 
+    /// True when chunks go to the GPU, which wants them large.
+    pub fn prefers_large_chunks(&self) -> bool {
+        self.gpu.is_some()
+    }
+
     /// One line on what ran, for `--stats`.
     pub fn describe(&self) -> String {
         let threads = rayon::current_num_threads();

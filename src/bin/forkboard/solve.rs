@@ -14,9 +14,12 @@ use forkboard::sudoku::format::{Answer, Record, Writer};
 use crate::SolveArgs;
 use crate::engine::Engines;
 
-/// Puzzles read and answered together: large enough to keep every core busy, small enough that a file of
-/// millions of puzzles streams in bounded memory.
-const CHUNK: usize = 1 << 14;
+/// Puzzles read and answered together on the CPU: large enough to keep every core busy, small enough that a
+/// file of millions of puzzles streams in bounded memory.
+const CPU_CHUNK: usize = 1 << 14;
+/// The same for the GPU, larger: each GPU batch ends with a tail of rounds where only its hardest puzzles
+/// still run, so fewer, larger batches keep the device fuller.
+const GPU_CHUNK: usize = 1 << 17;
 
 /// Running totals for `--stats`.
 #[derive(Default)]
@@ -103,7 +106,12 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     let mut tally = Tally::default();
     let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
     'chunks: loop {
-        let chunk: Vec<Record> = input.reader.by_ref().take(CHUNK).collect();
+        let size = if engines.prefers_large_chunks() {
+            GPU_CHUNK
+        } else {
+            CPU_CHUNK
+        };
+        let chunk: Vec<Record> = input.reader.by_ref().take(size).collect();
         if chunk.is_empty() {
             break;
         }
