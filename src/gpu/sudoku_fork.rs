@@ -335,25 +335,24 @@ impl ForkKernel {
             slots,
             ..ForkStats::default()
         };
-        // The first submission lists the free slots; later ones run rounds. Rounds per submission grow while
-        // the GPU keeps up, so small jobs read back often and big ones rarely.
-        let mut rounds_per_submit = 0u32;
+        // Each submission runs a few rounds, then reads back the control block for progress. The first also
+        // lists the free slots. Rounds per submission grow while puzzles remain, so an easy batch finishes in
+        // one submission and a hard one does not pay a read-back per round.
+        let mut rounds_per_submit = 4u32;
+        let mut first = true;
         loop {
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_bind_group(0, &bind_group, &[]);
-                let setup = &plan[2..];
+                let setup = if first { &plan[2..] } else { &plan[..0] };
                 let rounds = (0..rounds_per_submit).flat_map(|_| plan.iter());
-                for dispatch in if rounds_per_submit == 0 {
-                    setup.iter().chain(rounds)
-                } else {
-                    [].iter().chain(rounds)
-                } {
+                for dispatch in setup.iter().chain(rounds) {
                     pass.set_pipeline(self.pipeline(dispatch.entry));
                     pass.dispatch_workgroups(dispatch.groups.0, dispatch.groups.1, 1);
                 }
             }
+            first = false;
             encoder.copy_buffer_to_buffer(&buffers.control, 0, &buffers.control_read, 0, None);
             ctx.queue.submit([encoder.finish()]);
             stats.rounds += u64::from(rounds_per_submit);
@@ -369,7 +368,7 @@ impl ForkKernel {
             if finished == puzzles.len() {
                 break;
             }
-            rounds_per_submit = (rounds_per_submit * 2).clamp(1, 32);
+            rounds_per_submit = (rounds_per_submit * 2).min(64);
         }
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&buffers.results, 0, &buffers.results_read, 0, None);

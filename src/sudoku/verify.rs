@@ -2,6 +2,7 @@
 //! (plain unit masks, no shared tables) so a solver bug cannot hide behind itself.
 
 use super::grid::Grid;
+use super::shape::MAX_SIDE;
 
 /// True when `solution` has the puzzle's shape, keeps every given, and every row, column and box holds each
 /// value exactly once.
@@ -20,9 +21,7 @@ pub fn is_complete_and_valid(grid: &Grid) -> bool {
     let shape = grid.shape();
     let n = shape.side();
     let full = (1u32 << n) - 1;
-    let mut rows = vec![0u32; n];
-    let mut cols = vec![0u32; n];
-    let mut boxes = vec![0u32; n];
+    let (mut rows, mut cols, mut boxes) = ([0u32; MAX_SIDE], [0u32; MAX_SIDE], [0u32; MAX_SIDE]);
     for (i, &v) in grid.cells().iter().enumerate() {
         if v == 0 {
             return false;
@@ -34,7 +33,11 @@ pub fn is_complete_and_valid(grid: &Grid) -> bool {
         boxes[shape.box_of(r, c)] |= bit;
     }
     // N cells per unit covering N values: each value exactly once.
-    rows.iter().chain(&cols).chain(&boxes).all(|&m| m == full)
+    rows[..n]
+        .iter()
+        .chain(&cols[..n])
+        .chain(&boxes[..n])
+        .all(|&m| m == full)
 }
 
 #[cfg(test)]
