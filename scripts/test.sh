@@ -18,5 +18,9 @@ cargo build --lib --locked --target wasm32-unknown-unknown
 echo "== the benchmark builds"
 cargo bench --no-run --locked --bench sudoku_cpu
 
+# Mesa's Vulkan loader warns about a missing XDG_RUNTIME_DIR (a desktop setting) on headless machines.
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
+chmod 700 "$XDG_RUNTIME_DIR"
+
 echo "== cargo test"
 cargo test --locked

@@ -74,6 +74,10 @@ const MAX_UNITS: u32 = 75u;
 @group(0) @binding(5) var<storage, read_write> solutions: array<u32>;
 @group(0) @binding(6) var<storage, read_write> control: Control;
 @group(0) @binding(7) var<storage, read_write> free_list: array<u32>;
+// Lookup tables of the shape, built on the host: first the cells of each unit (3N units of N cells), then for
+// each cell its row, column and box unit packed as r | c << 8 | b << 16. Integer division by a runtime value
+// is slow on GPUs, and the step needs these in every round.
+@group(0) @binding(8) var<storage, read> tables: array<u32>;
 
 var<workgroup> cand: array<u32, MAX_CELLS>;
 var<workgroup> placed: array<u32, MAX_UNITS>;  // values filled in each unit
@@ -102,26 +106,13 @@ fn is_single(m: u32) -> bool {
 
 // The row, column and box unit indexes of a cell: rows 0..N, columns N..2N, boxes 2N..3N.
 fn units_of(cell: u32) -> vec3<u32> {
-    let n = params.side;
-    let r = cell / n;
-    let c = cell % n;
-    let b = (r / params.box_rows) * params.box_rows + c / params.box_cols;
-    return vec3<u32>(r, n + c, 2u * n + b);
+    let packed = tables[3u * params.cells + cell];
+    return vec3<u32>(packed & 0xFFu, (packed >> 8u) & 0xFFu, packed >> 16u);
 }
 
 // The k-th cell of unit u (rows, then columns, then boxes, as in `units_of`).
 fn unit_cell(u: u32, k: u32) -> u32 {
-    let n = params.side;
-    if u < n {
-        return u * n + k;
-    }
-    if u < 2u * n {
-        return k * n + (u - n);
-    }
-    let b = u - 2u * n;
-    let top = (b / params.box_rows) * params.box_rows;
-    let left = (b % params.box_rows) * params.box_cols;
-    return (top + k / params.box_cols) * n + left + k % params.box_cols;
+    return tables[u * params.side + k];
 }
 
 // Ends a branch: frees its slot and, if it was the puzzle's last, counts the puzzle finished.

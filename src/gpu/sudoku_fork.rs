@@ -199,15 +199,15 @@ impl ForkKernel {
         let module = ctx
             .device
             .create_shader_module(wgpu::include_wgsl!("../../shaders/sudoku_fork.wgsl"));
-        // Binding index = position in this list; 0 is the uniform, 3 the read-only puzzles.
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..8)
+        // Binding index = position in `Buffers::bound`; 0 is the uniform, 3 and 8 are read-only.
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..9)
             .map(|binding| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: match binding {
                         0 => wgpu::BufferBindingType::Uniform,
-                        3 => wgpu::BufferBindingType::Storage { read_only: true },
+                        3 | 8 => wgpu::BufferBindingType::Storage { read_only: true },
                         _ => wgpu::BufferBindingType::Storage { read_only: false },
                     },
                     has_dynamic_offset: false,
@@ -250,7 +250,14 @@ impl ForkKernel {
                 "the Sudoku kernel did not compile: {error}"
             )));
         }
-        Ok(Self { layout, pipelines })
+        let kernel = Self { layout, pipelines };
+        // Drivers may compile pipelines on their first dispatch: one tiny batch now makes that part of setting
+        // up, not of the first real batch.
+        let warm_up = Grid::empty(BoxShape::for_side(4).expect("4×4 exists"));
+        kernel
+            .solve(ctx, &[warm_up], 1, ForkConfig::default(), &mut |_, _| true)
+            .await?;
+        Ok(kernel)
     }
 
     fn pipeline(&self, entry: &str) -> &wgpu::ComputePipeline {
@@ -410,6 +417,7 @@ struct Buffers {
     solutions: wgpu::Buffer,
     control: wgpu::Buffer,
     free_list: wgpu::Buffer,
+    tables: wgpu::Buffer,
     control_read: wgpu::Buffer,
     results_read: wgpu::Buffer,
     solutions_read: wgpu::Buffer,
@@ -462,6 +470,11 @@ impl Buffers {
             solutions: zeroed("solutions", n * cells * 4),
             control: zeroed("control", size_of::<Control>() as u64),
             free_list: zeroed("free_list", slots * 4),
+            tables: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tables"),
+                contents: bytemuck::cast_slice(&shape_tables(puzzles[0].shape())),
+                usage: wgpu::BufferUsages::STORAGE,
+            }),
             control_read: read("control_read", size_of::<Control>() as u64),
             results_read: read("results_read", n * size_of::<PuzzleState>() as u64),
             solutions_read: read("solutions_read", n * cells * 4),
@@ -469,7 +482,7 @@ impl Buffers {
     }
 
     /// The bound buffers, in binding order.
-    fn bound(&self) -> [&wgpu::Buffer; 8] {
+    fn bound(&self) -> [&wgpu::Buffer; 9] {
         [
             &self.params,
             &self.boards,
@@ -479,8 +492,26 @@ impl Buffers {
             &self.solutions,
             &self.control,
             &self.free_list,
+            &self.tables,
         ]
     }
+}
+
+/// The shader's lookup tables for a shape: the cells of each unit (rows, columns, boxes; N each), then each
+/// cell's three unit indexes packed `row | col << 8 | box << 16`.
+pub fn shape_tables(shape: BoxShape) -> Vec<u32> {
+    let n = shape.side();
+    let mut tables: Vec<u32> = shape
+        .units()
+        .into_iter()
+        .flatten()
+        .map(|c| c as u32)
+        .collect();
+    tables.extend((0..shape.cells()).map(|cell| {
+        let (r, c) = (cell / n, cell % n);
+        (r | (n + c) << 8 | (2 * n + shape.box_of(r, c)) << 16) as u32
+    }));
+    tables
 }
 
 #[cfg(test)]
@@ -498,6 +529,22 @@ mod tests {
         // Past 65,535 workgroups the step folds into a second dimension that covers every slot.
         let (x, y) = round_plan(200_000)[0].groups;
         assert!(x <= 65_535 && u64::from(x) * u64::from(y) >= 200_000);
+    }
+
+    #[test]
+    fn tables_list_units_then_pack_each_cells_units() {
+        let shape: BoxShape = "2x3".parse().unwrap();
+        let t = shape_tables(shape);
+        assert_eq!(t.len(), 3 * 6 * 6 + 36);
+        assert_eq!(&t[..6], &[0, 1, 2, 3, 4, 5], "row 0");
+        assert_eq!(&t[6 * 6..6 * 6 + 6], &[0, 6, 12, 18, 24, 30], "column 0");
+        assert_eq!(
+            &t[12 * 6 + 6..12 * 6 + 12],
+            &[3, 4, 5, 9, 10, 11],
+            "box 1: rows 0-1, columns 3-5"
+        );
+        // Cell 9 is row 1, column 3, box 1: units 1, 6 + 3, 12 + 1.
+        assert_eq!(t[108 + 9], 1 | (9 << 8) | (13 << 16));
     }
 
     #[test]
