@@ -277,7 +277,9 @@ impl ForkKernel {
         let wanted = if asked > 0 {
             asked
         } else {
-            (puzzles as u32).saturating_mul(16).clamp(1024, 1 << 17)
+            // Hard puzzles fan out to hundreds of live branches each (top1465 on an H200: 100 puzzles in 1,600
+            // slots sent 62 to the CPU); slots are cheap (324 bytes for a 9×9), so be generous.
+            (puzzles as u32).saturating_mul(64).clamp(4096, 1 << 17)
         };
         wanted.min(by_memory).max(2)
     }
