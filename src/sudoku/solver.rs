@@ -49,9 +49,10 @@ pub struct Outcome {
 #[derive(Default)]
 pub struct Solver {
     tables: Option<Tables>,
-    small: Search<u16, 81, 27>,
-    medium: Search<u16, 256, 48>,
-    large: Search<u32, 625, 75>,
+    nine: Search<u16, 81, 27, 9>,
+    small: Search<u16, 81, 27, 0>,
+    medium: Search<u16, 256, 48, 0>,
+    large: Search<u32, 625, 75, 0>,
 }
 
 impl Solver {
@@ -70,6 +71,7 @@ impl Solver {
         let tables = self.tables.as_ref().expect("tables were just built");
         let limit = limit.max(1);
         match shape.cells() {
+            81 if shape.rows() == 3 => self.nine.run(tables, puzzle, limit),
             0..=81 => self.small.run(tables, puzzle, limit),
             82..=256 => self.medium.run(tables, puzzle, limit),
             _ => self.large.run(tables, puzzle, limit),
@@ -172,8 +174,43 @@ impl Tables {
         }
     }
 
-    fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    // The accessors below take the side as a const parameter, `SIDE`: 0 means "known at run time", 9 means the
+    // classic 3×3-box grid, for which every loop bound becomes a constant the compiler unrolls (measured on
+    // top1465: from 0.74× to 1.07–1.11× msolve's rate, about +45%).
+
+    #[inline(always)]
+    fn side<const SIDE: usize>(&self) -> usize {
+        if SIDE != 0 { SIDE } else { self.side }
+    }
+
+    #[inline(always)]
+    fn full<const SIDE: usize>(&self) -> u32 {
+        if SIDE != 0 {
+            (1 << SIDE) - 1
+        } else {
+            self.full
+        }
+    }
+
+    #[inline(always)]
+    fn peers<const SIDE: usize>(&self, cell: usize) -> &[u16] {
+        let k = if SIDE == 9 { 20 } else { self.peer_count };
+        &self.peers[cell * k..(cell + 1) * k]
+    }
+
+    #[inline(always)]
+    fn unit<const SIDE: usize>(&self, u: usize) -> &[u16] {
+        let n = self.side::<SIDE>();
+        &self.unit_cells[u * n..(u + 1) * n]
+    }
+
+    #[inline(always)]
+    fn box_rows_cols<const SIDE: usize>(&self) -> (usize, usize) {
+        if SIDE == 9 {
+            (3, 3)
+        } else {
+            (self.shape.rows(), self.shape.cols())
+        }
     }
 }
 
@@ -238,13 +275,13 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
 
     /// Places a single-bit value and clears it from every peer.
     #[inline(always)]
-    fn place(&mut self, t: &Tables, cell: usize, bit: u32) {
+    fn place<const SIDE: usize>(&mut self, t: &Tables, cell: usize, bit: u32) {
         self.cand[cell] = M::narrow(bit);
         let keep = M::narrow(!bit);
         for u in t.units_of[cell] {
             self.used[usize::from(u)] |= M::narrow(bit);
         }
-        for &p in t.peers(cell) {
+        for &p in t.peers::<SIDE>(cell) {
             self.cand[usize::from(p)] &= keep;
         }
     }
@@ -255,7 +292,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
     }
 
     /// Runs singles (and locked candidates near the root) to a fixed point.
-    fn settle(&mut self, t: &Tables) -> Settled {
+    fn settle<const SIDE: usize>(&mut self, t: &Tables) -> Settled {
         loop {
             // Naked singles, compacting the open list as cells fill.
             let mut placed = false;
@@ -270,7 +307,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
                     // One candidate: either filled since the last pass (its bit is placed in its row), or a
                     // naked single to place now.
                     if self.used[usize::from(t.units_of[cell][0])].wide() & m == 0 {
-                        self.place(t, cell, m);
+                        self.place::<SIDE>(t, cell, m);
                         placed = true;
                     }
                 } else {
@@ -285,13 +322,13 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
             if placed {
                 continue;
             }
-            match self.hidden_singles(t) {
+            match self.hidden_singles::<SIDE>(t) {
                 None => return Settled::Dead,
                 Some(true) => continue,
                 Some(false) => {}
             }
             if self.open * 64 > t.shape.cells() * LOCKED_UNTIL {
-                match self.locked_candidates(t) {
+                match self.locked_candidates::<SIDE>(t) {
                     None => return Settled::Dead,
                     Some(true) => continue,
                     Some(false) => {}
@@ -324,15 +361,15 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
     ///
     /// (Branching on a value with two places in a unit, as exact-cover solvers may, was tried for large grids
     /// where cells keep many candidates: it changed nothing measurable, so only cells are branched on.)
-    fn hidden_singles(&mut self, t: &Tables) -> Option<bool> {
+    fn hidden_singles<const SIDE: usize>(&mut self, t: &Tables) -> Option<bool> {
         let mut placed = false;
-        for u in 0..3 * t.side {
-            let cells = &t.unit_cells[u * t.side..(u + 1) * t.side];
+        for u in 0..3 * t.side::<SIDE>() {
+            let cells = t.unit::<SIDE>(u);
             // Tally unit by unit in registers (filled cells included: their value is in `used`, masked below).
             // Tallying cell by cell into per-unit arrays was slower: each cell's three read-modify-writes
             // chain through memory.
             let (once, twice) = once_twice(cells.iter().map(|&c| self.cand[usize::from(c)].wide()));
-            if once != t.full {
+            if once != t.full::<SIDE>() {
                 return None;
             }
             let mut lone = once & !twice & !self.used[u].wide();
@@ -344,7 +381,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
                     .iter()
                     .map(|&c| usize::from(c))
                     .find(|&c| self.cand[c].wide() & bit != 0)?;
-                self.place(t, cell, bit);
+                self.place::<SIDE>(t, cell, bit);
                 placed = true;
             }
         }
@@ -353,8 +390,9 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
 
     /// Box/line interactions in both directions, for rows and columns; `None` on a contradiction, else whether
     /// any candidate was removed.
-    fn locked_candidates(&mut self, t: &Tables) -> Option<bool> {
-        let (n, r, c) = (t.side, t.shape.rows(), t.shape.cols());
+    fn locked_candidates<const SIDE: usize>(&mut self, t: &Tables) -> Option<bool> {
+        let n = t.side::<SIDE>();
+        let (r, c) = t.box_rows_cols::<SIDE>();
         // Rows: segment (row, j) is row ∩ box column j, C cells; a row crosses R boxes, a band holds R rows.
         let rows = self.lock_lines(n, r, c, |row, j, k| row * n + j * c + k)?;
         // Columns: segment (col, i) is column ∩ box row i, R cells; a column crosses C boxes, a band C columns.
@@ -443,11 +481,11 @@ struct Frame<M, const CAP: usize, const UNITS: usize> {
 
 /// The depth-first search of one capacity class, with its reusable stack.
 #[derive(Default)]
-struct Search<M, const CAP: usize, const UNITS: usize> {
+struct Search<M, const CAP: usize, const UNITS: usize, const SIDE: usize> {
     stack: Vec<Frame<M, CAP, UNITS>>,
 }
 
-impl<M: Mask, const CAP: usize, const UNITS: usize> Search<M, CAP, UNITS> {
+impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M, CAP, UNITS, SIDE> {
     fn run(&mut self, t: &Tables, puzzle: &Grid, limit: u64) -> Outcome {
         let mut outcome = Outcome {
             count: 0,
@@ -460,7 +498,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Search<M, CAP, UNITS> {
         };
         self.stack.clear();
         loop {
-            match board.settle(t) {
+            match board.settle::<SIDE>(t) {
                 Settled::Solved => {
                     outcome.count += 1;
                     if outcome.solution.is_none() {
@@ -479,7 +517,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Search<M, CAP, UNITS> {
                         cell: cell as u16,
                         untried: mask & !bit,
                     });
-                    board.place(t, cell, bit);
+                    board.place::<SIDE>(t, cell, bit);
                     outcome.guesses += 1;
                     continue;
                 }
@@ -498,7 +536,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Search<M, CAP, UNITS> {
             } else {
                 top.board
             };
-            board.place(t, cell, bit);
+            board.place::<SIDE>(t, cell, bit);
             outcome.guesses += 1;
         }
     }
