@@ -277,9 +277,11 @@ impl ForkKernel {
         let wanted = if asked > 0 {
             asked
         } else {
-            // Hard puzzles fan out to hundreds of live branches each (top1465 on an H200: 100 puzzles in 1,600
-            // slots sent 62 to the CPU); slots are cheap (324 bytes for a 9×9), so be generous.
-            (puzzles as u32).saturating_mul(64).clamp(4096, 1 << 17)
+            // Every slot costs a workgroup launch per round, busy or not, so the pool follows the batch: 16 slots
+            // a puzzle (top1465 on an H200: 292k/s with 23,440 slots, 192k/s with 93,760). The floor covers
+            // small batches of hard puzzles, which fan out to hundreds of branches each (100 top1465 puzzles in
+            // 1,600 slots sent 62 to the CPU).
+            (puzzles as u32).saturating_mul(16).clamp(4096, 1 << 17)
         };
         wanted.min(by_memory).max(2)
     }
