@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats};
 use super::{GpuContext, GpuError};
-use crate::sudoku::answer::{Mode, from_outcome};
-use crate::sudoku::format::{Answer, ErrorKind, PuzzleError, Record, check_givens};
+use crate::sudoku::answer::{Mode, from_outcome, invalid};
+use crate::sudoku::format::{Answer, Record, check_givens};
 use crate::sudoku::solver::Outcome;
 use crate::sudoku::{Grid, Solver};
 
@@ -20,6 +20,14 @@ pub struct BatchReport {
     pub kernel: ForkStats,
     /// Puzzles finished on the CPU instead (pool overflow, or a result that failed the check).
     pub cpu_fallbacks: u64,
+}
+
+impl BatchReport {
+    /// Adds another batch's report.
+    pub fn add(&mut self, more: &BatchReport) {
+        self.kernel.add(&more.kernel);
+        self.cpu_fallbacks += more.cpu_fallbacks;
+    }
 }
 
 /// Answers `records` in order; `progress(finished, total)` may cancel by returning false.
@@ -59,7 +67,7 @@ pub async fn answer_chunk(
             })
             .await?;
         done_before += puzzles.len();
-        add(&mut report.kernel, &stats);
+        report.kernel.add(&stats);
         for ((&i, puzzle), outcome) in indexes.iter().zip(puzzles).zip(outcomes) {
             let line = records[i].line;
             let checked = (!outcome.overflow)
@@ -97,17 +105,4 @@ pub fn answer_chunk_blocking(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Answer>, BatchReport), GpuError> {
     pollster::block_on(answer_chunk(ctx, kernel, records, mode, config, progress))
-}
-
-fn add(total: &mut ForkStats, more: &ForkStats) {
-    total.rounds += more.rounds;
-    total.submissions += more.submissions;
-    total.forks += more.forks;
-    total.stalls += more.stalls;
-    total.overflowed += more.overflowed;
-    total.slots = total.slots.max(more.slots);
-}
-
-fn invalid(line: usize, kind: ErrorKind) -> Answer {
-    Answer::Invalid(PuzzleError { line, kind })
 }

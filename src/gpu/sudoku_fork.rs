@@ -186,6 +186,18 @@ pub struct ForkStats {
     pub slots: u32,
 }
 
+impl ForkStats {
+    /// Adds another batch's counters (the pool size kept is the largest).
+    pub fn add(&mut self, more: &ForkStats) {
+        self.rounds += more.rounds;
+        self.submissions += more.submissions;
+        self.forks += more.forks;
+        self.stalls += more.stalls;
+        self.overflowed += more.overflowed;
+        self.slots = self.slots.max(more.slots);
+    }
+}
+
 /// The compiled kernel: four pipelines over one bind group layout.
 pub struct ForkKernel {
     layout: wgpu::BindGroupLayout,

@@ -83,6 +83,7 @@ pub fn why_not_unique(puzzle: &Grid) -> Option<String> {
         .then(|| format!("{clues} clues: a 9×9 needs at least 17 to have one solution"))
 }
 
-fn invalid(line: usize, kind: ErrorKind) -> Answer {
+/// The answer for a puzzle that is wrong as given, at its line.
+pub fn invalid(line: usize, kind: ErrorKind) -> Answer {
     Answer::Invalid(PuzzleError { line, kind })
 }

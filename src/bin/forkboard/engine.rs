@@ -88,7 +88,7 @@ impl Engines {
             );
             match run {
                 Ok((answers, report)) => {
-                    add(&mut self.gpu_report, &report);
+                    self.gpu_report.add(&report);
                     self.on_gpu += chunk.len() as u64;
                     return Ok(answers);
                 }
@@ -144,15 +144,4 @@ fn open_gpu() -> Result<Gpu, GpuError> {
     let ctx = GpuContext::new_blocking()?;
     let kernel = pollster::block_on(ForkKernel::new(&ctx))?;
     Ok(Gpu { ctx, kernel })
-}
-
-fn add(total: &mut BatchReport, more: &BatchReport) {
-    total.cpu_fallbacks += more.cpu_fallbacks;
-    let (t, m) = (&mut total.kernel, &more.kernel);
-    t.rounds += m.rounds;
-    t.submissions += m.submissions;
-    t.forks += m.forks;
-    t.stalls += m.stalls;
-    t.overflowed += m.overflowed;
-    t.slots = t.slots.max(m.slots);
 }
