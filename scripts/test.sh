@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+bash scripts/setup-web.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -14,6 +14,7 @@ cargo clippy --all-targets --locked -- -D warnings
 
 echo "== the engine builds for the browser (wasm32-unknown-unknown)"
 cargo build --lib --locked --target wasm32-unknown-unknown
+cargo clippy --locked --target wasm32-unknown-unknown --features web --bin forkboard-web -- -D warnings
 
 echo "== the benchmark builds"
 cargo bench --no-run --locked --bench sudoku_cpu
@@ -24,3 +25,7 @@ chmod 700 "$XDG_RUNTIME_DIR"
 
 echo "== cargo test"
 cargo test --locked
+
+echo "== the web app: release build, then the browser tests (WebGPU on and off)"
+bash scripts/build-web.sh
+node --test --test-concurrency=1 e2e/

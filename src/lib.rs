@@ -4,5 +4,7 @@
 //! the web app and the CLI build on both.
 #![warn(missing_docs)]
 
+#[cfg(all(feature = "web", target_arch = "wasm32"))]
+pub mod app;
 pub mod gpu;
 pub mod sudoku;

@@ -6,6 +6,7 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod shape;
+pub mod share;
 pub mod solver;
 pub mod symbols;
 pub mod verify;

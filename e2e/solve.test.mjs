@@ -1,0 +1,153 @@
+// The Solve page in a real Chromium, once with WebGPU on (SwiftShader) and once without (the CPU fallback).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import { serve } from "./fixtures/server.mjs";
+import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { SolvePage, assertSolved } from "./fixtures/solve-page.mjs";
+
+const DIST = join(import.meta.dirname, "..", "dist");
+const ARTIFACTS = join(import.meta.dirname, "artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+const HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const HARD9_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+const FOUR = ".2..3.122..3...1";
+const SIXTEEN =
+  ".23456.89..CD...5.7.DEFG.23..A.C9A..12.4..F.56.....G..B.5678123.241.8...E..6.F.7.B...4...D5.839A...9E.2F8.A16....5A.37C.FG49B12E..8.65...4G...E.C74.B.E.398A2..6EG9.4..26.1.3.8.6F..A8G3.C2E..1...6..3.BA7E..DG.A3..7.8.C.6.E..2B.E.2D4A.F93.861G.27..6E4.D.C5..";
+// Two solutions: the 8s and 9s of two cells can swap (a serg puzzle).
+const TWO = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+const CLASH = "55...............................................................................";
+
+const server = await serve(DIST);
+after(() => server.close());
+
+for (const project of PROJECTS) {
+  describe(project.name, () => {
+    let browser;
+    let context;
+    let page;
+    let solve;
+
+    before(async () => {
+      browser = await launch(project);
+    });
+    after(async () => browser?.close());
+
+    const fresh = async (query = "") => {
+      await context?.close();
+      context = await browser.newContext();
+      page = await context.newPage();
+      page.on("pageerror", (e) => console.error(`[${project.name}] page error: ${e}`));
+      solve = new SolvePage(page, server.url);
+      await solve.open(query);
+    };
+
+    test("the engine shown matches the browser", async () => {
+      await fresh();
+      const status = await solve.engineStatus();
+      if (project.webgpu) assert.match(status, /^GPU: /);
+      else assert.match(status, /^CPU — no WebGPU here/);
+    });
+
+    test("a typed 4×4 solves validly, on the GPU when one is asked for", async () => {
+      await fresh();
+      await solve.chooseSize("2x2");
+      await solve.typeCells(FOUR);
+      await page.getByTestId("engine").selectOption("gpu");
+      await solve.press("solve");
+      assert.match(await solve.message(), /^Solved/);
+      assertSolved(await solve.cells(), 2, 2, FOUR);
+      if (project.webgpu) assert.match(await solve.detail(), /^GPU \(.+\)/);
+      else assert.match(await solve.detail(), /^CPU — no WebGPU here/);
+    });
+
+    test("auto solves one puzzle on the CPU and says why", async () => {
+      await fresh();
+      await solve.paste(FOUR);
+      await solve.press("solve");
+      assertSolved(await solve.cells(), 2, 2, FOUR);
+      if (project.webgpu) assert.match(await solve.detail(), /^CPU — auto: a job this small is faster on the CPU/);
+      else assert.match(await solve.detail(), /^CPU — no WebGPU here/);
+    });
+
+    test("a pasted 9×9 has exactly one solution", async () => {
+      await fresh();
+      await solve.paste(HARD9);
+      await solve.press("count");
+      assert.match(await solve.message(), /exactly one solution/);
+      const cells = await solve.cells();
+      assertSolved(cells, 3, 3, HARD9);
+      assert.equal(cells.join(""), HARD9_SOLUTION);
+    });
+
+    test("a pasted 16×16 solves validly", async () => {
+      await fresh();
+      await solve.paste(SIXTEEN);
+      await solve.press("solve");
+      assert.match(await solve.message(), /^Solved/);
+      assertSolved(await solve.cells(), 4, 4, SIXTEEN);
+    });
+
+    test("a 9×9 with two solutions says so", async () => {
+      await fresh();
+      await solve.paste(TWO);
+      await solve.press("count");
+      assert.match(await solve.message(), /more than one solution/);
+      assertSolved(await solve.cells(), 3, 3, TWO);
+    });
+
+    test("contradictory givens are named and highlighted", async () => {
+      await fresh();
+      await solve.paste(CLASH);
+      await solve.press("solve");
+      assert.match(await solve.message(), /cannot be solved as given: contradictory givens: two 5s in row 1/);
+      assert.ok((await solve.conflictCount()) >= 2);
+    });
+
+    test("a share link opens the solved puzzle in a fresh context", async () => {
+      await fresh();
+      await solve.paste(HARD9);
+      await page.getByTestId("share").click();
+      const link = await page.getByTestId("share-link").inputValue();
+      assert.ok(link.length < 200, `short link: ${link.length} characters`);
+      await fresh(link.slice(server.url.length + 1));
+      await page.waitForFunction(() => /exactly one solution/.test(document.querySelector('[data-testid="message"]').textContent), null, { timeout: 60_000 });
+      assert.equal((await solve.cells()).join(""), HARD9_SOLUTION);
+    });
+
+    test("a garbage link shows a message and an empty grid", async () => {
+      await fresh("?p=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+      assert.match(await solve.message(), /This link is broken/);
+      assert.ok((await solve.cells()).every((v) => v === ""));
+      assert.equal(await page.locator("script:not([src])").filter({ hasText: "alert" }).count(), 0);
+    });
+
+    test("a reload keeps the grid", async () => {
+      await fresh();
+      await solve.paste(HARD9);
+      await page.reload();
+      await page.getByTestId("grid").waitFor();
+      const cells = await solve.cells();
+      assert.equal(cells.map((v) => v || ".").join(""), HARD9);
+    });
+
+    test("screenshots of each page in both themes", async () => {
+      for (const scheme of ["light", "dark"]) {
+        await context?.close();
+        context = await browser.newContext({ colorScheme: scheme, viewport: { width: 900, height: 1000 } });
+        page = await context.newPage();
+        solve = new SolvePage(page, server.url);
+        await solve.open();
+        await solve.paste(HARD9);
+        await solve.press("solve");
+        await page.screenshot({ path: join(ARTIFACTS, `${project.name}-solve-${scheme}.png`), fullPage: true });
+        await page.goto(`${server.url}/about`);
+        await page.getByRole("heading", { name: "About Forkboard" }).waitFor();
+        await page.screenshot({ path: join(ARTIFACTS, `${project.name}-about-${scheme}.png`), fullPage: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Builds the web app into dist/ (release, offline), as the e2e tests and deployments use it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+trunk build --release --offline

@@ -1,0 +1,43 @@
+//! About and help: the engines, WebGPU, and the formats the page reads.
+
+use leptos::prelude::*;
+
+/// The page.
+#[component]
+pub fn AboutPage() -> impl IntoView {
+    view! {
+        <section class="about">
+            <h1>"About Forkboard"</h1>
+            <p>
+                "Forkboard solves Sudoku from 4×4 to 25×25 (rectangular boxes too) in your browser. Nothing leaves "
+                "the page: puzzles are solved on this machine."
+            </p>
+            <h2>"Engines"</h2>
+            <p>
+                "The GPU engine runs a WGSL compute shader through WebGPU: every board is a workgroup that fills "
+                "the cells it can, and when it is stuck it forks into copies, one per candidate of its most "
+                "constrained cell. The CPU engine is the same solver compiled to WebAssembly: constraint "
+                "propagation (naked and hidden singles, locked candidates) and a depth-first search. "
+                "Auto uses the GPU when this browser offers one and the CPU otherwise; the bottom of the page "
+                "says which, and why."
+            </p>
+            <h2>"WebGPU"</h2>
+            <p>
+                "WebGPU is the browser's modern GPU interface. Recent Chrome and Edge have it on; in Firefox and "
+                "Safari it may need enabling in the browser's settings (or a flag such as "
+                <code>"--enable-unsafe-webgpu"</code>" when starting Chromium). Without it everything still "
+                "works, on the CPU."
+            </p>
+            <h2>"Formats"</h2>
+            <p>"Paste any of these anywhere on the Solve page, or into its text box:"</p>
+            <ul>
+                <li>"One line of N² symbols, " <code>"."</code> " or " <code>"0"</code> " for empty: "
+                    <code>"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"</code></li>
+                <li>"N lines of N symbols (the layout of the original CUDA solver's " <code>".in"</code> " files)."</li>
+                <li>"A pretty grid as copied from a web page: " <code>"5 3 . | . 7 . | . . ."</code> " with rules like "
+                    <code>"------+-------+------"</code>"."</li>
+            </ul>
+            <p>"Symbols are 1–9, then A, B, C … (A = 10) for larger grids."</p>
+        </section>
+    }
+}

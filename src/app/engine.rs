@@ -1,0 +1,165 @@
+//! The engines in the browser: WebGPU when an adapter and a device can be had, else the CPU engine.
+//!
+//! Detection asks for a real adapter and device (not just `navigator.gpu`) and compiles the kernel once. wgpu
+//! objects are not `Send` on the web, so the GPU lives in a thread-local; its status is a signal the UI reads.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::gpu::GpuContext;
+use crate::gpu::sudoku_batch::answer_chunk;
+use crate::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use crate::sudoku::Solver;
+use crate::sudoku::answer::{Mode, answer};
+use crate::sudoku::format::{Answer, Record};
+
+/// A ready GPU.
+struct Gpu {
+    ctx: GpuContext,
+    kernel: ForkKernel,
+}
+
+thread_local! {
+    static GPU: RefCell<Option<Rc<Gpu>>> = const { RefCell::new(None) };
+    static STATUS: RwSignal<EngineStatus> = RwSignal::new(EngineStatus::Detecting);
+}
+
+/// What the page knows about its engines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineStatus {
+    /// Still asking for an adapter.
+    Detecting,
+    /// WebGPU works on this adapter.
+    Gpu(String),
+    /// No usable WebGPU, and why.
+    CpuOnly(String),
+}
+
+/// Which engine the user wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preference {
+    /// The GPU when there is one, else the CPU.
+    Auto,
+    /// The CPU always.
+    Cpu,
+    /// The GPU (the CPU if there is none, and the page says so).
+    Gpu,
+}
+
+/// The current engine status.
+pub fn status() -> EngineStatus {
+    STATUS.with(|s| s.get())
+}
+
+/// The footer line: which engine this page will use.
+pub fn status_line() -> String {
+    match status() {
+        EngineStatus::Detecting => "Looking for a GPU…".into(),
+        EngineStatus::Gpu(name) => format!("GPU: {name} (WebGPU)"),
+        EngineStatus::CpuOnly(why) => format!("CPU — no WebGPU here ({why})"),
+    }
+}
+
+/// Starts WebGPU detection once.
+pub fn detect() {
+    if STATUS.with(|s| s.get_untracked()) != EngineStatus::Detecting {
+        return;
+    }
+    spawn_local(async {
+        let outcome = async {
+            let ctx = GpuContext::new().await?;
+            let kernel = ForkKernel::new(&ctx).await?;
+            Ok::<_, crate::gpu::GpuError>(Gpu { ctx, kernel })
+        }
+        .await;
+        let status = match outcome {
+            Ok(gpu) => {
+                let name = adapter_label(&gpu.ctx.info);
+                GPU.with(|g| *g.borrow_mut() = Some(Rc::new(gpu)));
+                EngineStatus::Gpu(name)
+            }
+            Err(crate::gpu::GpuError::NoAdapter(_)) => {
+                EngineStatus::CpuOnly("this browser offers no WebGPU adapter".into())
+            }
+            Err(e) => EngineStatus::CpuOnly(e.to_string()),
+        };
+        STATUS.with(|s| s.set(status));
+    });
+}
+
+/// Jobs smaller than this run on the CPU under Auto: one puzzle takes the CPU well under a millisecond, while
+/// the GPU pays for buffers, dispatches and read-backs.
+const AUTO_GPU_MIN: usize = 64;
+
+/// A readable adapter name: browsers often hide the name, so fall back to the description or the vendor.
+fn adapter_label(info: &wgpu::AdapterInfo) -> String {
+    [&info.name, &info.driver_info, &info.driver]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .cloned()
+        .unwrap_or_else(|| "WebGPU adapter".to_string())
+}
+
+/// The answers for some records, and a sentence on the engine that produced them.
+pub struct Solved {
+    /// One answer per record, in order.
+    pub answers: Vec<Answer>,
+    /// "GPU (name)", "CPU — …", with the reason for any fallback.
+    pub engine: String,
+}
+
+/// Answers records on the preferred engine, falling back to the CPU (and saying so) if the GPU fails.
+pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> Solved {
+    let available = GPU.with(|g| g.borrow().clone());
+    let small = records.len() < AUTO_GPU_MIN;
+    let (gpu, mut note) = match (preference, available) {
+        (Preference::Cpu, _) => (None, None),
+        (Preference::Auto, Some(_)) if small => (
+            None,
+            Some("auto: a job this small is faster on the CPU".to_string()),
+        ),
+        (_, Some(gpu)) => (Some(gpu), None),
+        (_, None) => match status() {
+            EngineStatus::CpuOnly(why) => (None, Some(format!("no WebGPU here: {why}"))),
+            _ => (None, Some("WebGPU is still starting".to_string())),
+        },
+    };
+    if let Some(gpu) = gpu {
+        // Small jobs get a small pool: every slot costs a workgroup per round, and software adapters are slow.
+        let config = ForkConfig {
+            slots: if small { 1024 } else { 0 },
+            ..ForkConfig::default()
+        };
+        let run = answer_chunk(
+            &gpu.ctx,
+            &gpu.kernel,
+            &records,
+            mode,
+            config,
+            &mut |_, _| true,
+        )
+        .await;
+        match run {
+            Ok((answers, _)) => {
+                return Solved {
+                    answers,
+                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
+                };
+            }
+            Err(e) => note = Some(format!("the GPU failed ({e}), so the CPU finished")),
+        }
+    }
+    let mut solver = Solver::new();
+    let answers = records
+        .iter()
+        .map(|r| answer(r, &mut solver, mode))
+        .collect();
+    let engine = match note {
+        Some(why) => format!("CPU — {why}"),
+        None => "CPU".to_string(),
+    };
+    Solved { answers, engine }
+}

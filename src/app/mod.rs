@@ -1,0 +1,38 @@
+//! The Forkboard web app (Leptos, client-side, wasm32 only): pages, the browser engines, persistence.
+
+mod about_page;
+mod engine;
+mod grid_view;
+mod solve_page;
+mod storage;
+
+use leptos::prelude::*;
+use leptos_router::components::{A, Route, Router, Routes};
+use leptos_router::path;
+
+use about_page::AboutPage;
+use solve_page::SolvePage;
+
+/// The whole app: navigation, the routed pages, and the engine line at the bottom.
+#[component]
+pub fn App() -> impl IntoView {
+    engine::detect();
+    view! {
+        <Router>
+            <header class="top">
+                <span class="brand">"Forkboard"</span>
+                <nav aria-label="Pages">
+                    <A href="/">"Solve"</A>
+                    <A href="/about">"About"</A>
+                </nav>
+            </header>
+            <main>
+                <Routes fallback=|| view! { <p>"This page does not exist."</p> }>
+                    <Route path=path!("/") view=SolvePage />
+                    <Route path=path!("/about") view=AboutPage />
+                </Routes>
+            </main>
+            <footer data-testid="engine-status">{engine::status_line}</footer>
+        </Router>
+    }
+}

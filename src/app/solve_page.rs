@@ -1,0 +1,357 @@
+//! The Solve page: one puzzle of any size, typed, pasted or opened from a link; solved, counted or checked on
+//! the GPU or the CPU, with the engine and the time shown.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_query_map;
+
+use super::engine::{self, Preference};
+use super::grid_view::{GridView, focus_cell};
+use super::storage;
+use crate::sudoku::answer::Mode;
+use crate::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use crate::sudoku::symbols::Symbols;
+use crate::sudoku::{BoxShape, Grid, generate, share};
+
+/// The sizes offered, as box shapes (rows × columns of a box).
+const SHAPES: [&str; 12] = [
+    "2x2", "2x3", "3x2", "2x4", "3x3", "2x5", "3x4", "4x3", "3x5", "4x4", "4x5", "5x5",
+];
+
+/// The grid currently in the editor, if its cells fit its shape.
+fn current(shape: BoxShape, givens: &[u8]) -> Option<Grid> {
+    Grid::new(shape, givens.to_vec())
+}
+
+/// The page.
+#[component]
+pub fn SolvePage() -> impl IntoView {
+    let shape = RwSignal::new(BoxShape::for_side(9).expect("9×9 exists"));
+    let givens = RwSignal::new(vec![0u8; 81]);
+    let solution = RwSignal::new(None::<Vec<u8>>);
+    let conflicts = RwSignal::new(Vec::<usize>::new());
+    let selected = RwSignal::new(0usize);
+    let message = RwSignal::new(String::new());
+    let detail = RwSignal::new(String::new());
+    let preference = RwSignal::new(Preference::Auto);
+    let busy = RwSignal::new(false);
+    let share_link = RwSignal::new(None::<String>);
+    let import_text = RwSignal::new(String::new());
+
+    let load = move |grid: &Grid| {
+        shape.set(grid.shape());
+        givens.set(grid.cells().to_vec());
+        solution.set(None);
+        conflicts.set(Vec::new());
+        share_link.set(None);
+    };
+
+    let run = move |mode: Mode| {
+        let Some(grid) = current(shape.get_untracked(), &givens.get_untracked()) else {
+            return;
+        };
+        busy.set(true);
+        message.set("Working…".into());
+        detail.set(String::new());
+        spawn_local(async move {
+            let started = now_ms();
+            let record = Record {
+                line: 1,
+                puzzle: Ok(grid.clone()),
+                given_solution: None,
+            };
+            let solved = engine::solve(vec![record], mode, preference.get_untracked()).await;
+            let elapsed = now_ms() - started;
+            busy.set(false);
+            detail.set(format!("{} · {elapsed:.1} ms", solved.engine));
+            match solved.answers.into_iter().next() {
+                Some(Answer::Solved {
+                    solution: s,
+                    count,
+                    note,
+                }) => {
+                    solution.set(Some(s.cells().to_vec()));
+                    conflicts.set(Vec::new());
+                    message.set(match (count, note) {
+                        (None, _) => "Solved.".into(),
+                        (Some((1, false)), _) => "Solved: this puzzle has exactly one solution.".into(),
+                        (Some((_, _)), Some(note)) => {
+                            format!("This puzzle has more than one solution ({note}); one of them is shown.")
+                        }
+                        (Some((_, _)), None) => "This puzzle has more than one solution; one of them is shown.".into(),
+                    });
+                }
+                Some(Answer::NoSolution) => {
+                    solution.set(None);
+                    message.set("This puzzle has no solution: the givens do not clash, but no way to fill the grid exists.".into());
+                }
+                Some(Answer::Invalid(e)) => {
+                    solution.set(None);
+                    conflicts.set(conflict_cells(&grid));
+                    message.set(format!(
+                        "This puzzle cannot be solved as given: {}.",
+                        e.kind
+                    ));
+                }
+                None => message.set("Nothing to solve.".into()),
+            }
+        });
+    };
+
+    let check = move |_| {
+        let Some(grid) = current(shape.get_untracked(), &givens.get_untracked()) else {
+            return;
+        };
+        let found = grid.conflicts();
+        conflicts.set(conflict_cells(&grid));
+        message.set(if found.is_empty() {
+            "No conflicts: no value repeats in a row, column or box.".into()
+        } else {
+            let named: Vec<String> = found.iter().map(ToString::to_string).collect();
+            format!("Conflicts: {}.", named.join("; "))
+        });
+    };
+
+    let clear = move |_| {
+        let n = shape.get_untracked().cells();
+        givens.set(vec![0; n]);
+        solution.set(None);
+        conflicts.set(Vec::new());
+        message.set(String::new());
+        detail.set(String::new());
+        share_link.set(None);
+        focus_cell(0);
+    };
+
+    let example = move |_| {
+        let s = shape.get_untracked();
+        let empty_share = if s.side() <= 12 { 0.6 } else { 0.45 };
+        let (puzzle, _) = generate::puzzle(s, now_ms() as u64, empty_share);
+        load(&puzzle);
+        message.set(format!(
+            "An example {}×{} puzzle with one solution.",
+            s.side(),
+            s.side()
+        ));
+        detail.set(String::new());
+    };
+
+    let make_share = move |_| {
+        if let Some(grid) = current(shape.get_untracked(), &givens.get_untracked()) {
+            let origin = window().location().origin().unwrap_or_default();
+            share_link.set(Some(format!("{origin}/?p={}", share::encode(&grid))));
+        }
+    };
+
+    let import = move |_| {
+        let text = import_text.get_untracked();
+        open_text(&text, load, message);
+    };
+
+    // A puzzle pasted anywhere on the page (outside the import box) replaces the grid.
+    let paste = window_event_listener(leptos::ev::paste, move |ev| {
+        let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+            return;
+        };
+        let in_import = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| e.id() == "import-text");
+        if !in_import && text.trim().len() >= 16 {
+            ev.prevent_default();
+            open_text(&text, load, message);
+        }
+    });
+    on_cleanup(move || paste.remove());
+
+    // Opening: a share link wins, then the grid of the last visit.
+    let query = use_query_map().get_untracked();
+    if let Some(p) = query.get("p") {
+        match share::decode(&p) {
+            Ok(grid) => {
+                load(&grid);
+                run(Mode::Count(2));
+            }
+            Err(e) => message.set(format!(
+                "This link is broken: {e}. Here is an empty grid instead."
+            )),
+        }
+    } else if let Some(grid) = storage::load().and_then(|t| share::decode(&t).ok()) {
+        load(&grid);
+    }
+
+    // Keep the grid for the next visit.
+    Effect::new(move |_| {
+        if let Some(grid) = current(shape.get(), &givens.get()) {
+            storage::save(&share::encode(&grid));
+        }
+    });
+
+    let shape_label = |s: &str| {
+        let shape: BoxShape = s.parse().expect("listed shapes are valid");
+        format!(
+            "{n}×{n} (boxes {r}×{c})",
+            n = shape.side(),
+            r = shape.rows(),
+            c = shape.cols()
+        )
+    };
+
+    view! {
+        <section class="solve">
+            <h1>"Solve a Sudoku"</h1>
+            <div class="controls">
+                <label>
+                    "Size "
+                    <select
+                        data-testid="size"
+                        on:change=move |ev| {
+                            if let Ok(s) = event_target_value(&ev).parse::<BoxShape>() {
+                                shape.set(s);
+                                givens.set(vec![0; s.cells()]);
+                                solution.set(None);
+                                conflicts.set(Vec::new());
+                                message.set(String::new());
+                                share_link.set(None);
+                            }
+                        }
+                        prop:value=move || shape.get().to_string()
+                    >
+                        {SHAPES
+                            .iter()
+                            .map(|s| view! { <option value=*s>{shape_label(s)}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Engine "
+                    <select
+                        data-testid="engine"
+                        on:change=move |ev| {
+                            preference.set(match event_target_value(&ev).as_str() {
+                                "cpu" => Preference::Cpu,
+                                "gpu" => Preference::Gpu,
+                                _ => Preference::Auto,
+                            })
+                        }
+                    >
+                        <option value="auto">"Auto"</option>
+                        <option value="gpu">"GPU"</option>
+                        <option value="cpu">"CPU"</option>
+                    </select>
+                </label>
+            </div>
+            <GridView shape givens solution conflicts selected />
+            <div class="pad" aria-label="Digit pad">
+                {move || {
+                    let n = shape.get().side();
+                    (1..=n as u8)
+                        .map(|v| {
+                            let symbol = char::from(Symbols::Standard.write(v)).to_string();
+                            view! {
+                                <button
+                                    class="pad-key"
+                                    on:click=move |_| {
+                                        let i = selected.get_untracked();
+                                        givens.update(|g| if let Some(c) = g.get_mut(i) { *c = v });
+                                        solution.set(None);
+                                        focus_cell(i);
+                                    }
+                                >
+                                    {symbol}
+                                </button>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+            <div class="actions">
+                <button data-testid="solve" on:click=move |_| run(Mode::First) disabled=move || busy.get()>
+                    "Solve"
+                </button>
+                <button data-testid="count" on:click=move |_| run(Mode::Count(2)) disabled=move || busy.get()>
+                    "Count solutions"
+                </button>
+                <button data-testid="check" on:click=check>"Check"</button>
+                <button data-testid="clear" on:click=clear>"Clear"</button>
+                <button data-testid="example" on:click=example>"Example"</button>
+                <button data-testid="share" on:click=make_share>"Share"</button>
+            </div>
+            <p class="message" role="status" aria-live="polite" data-testid="message">{move || message.get()}</p>
+            <p class="detail" data-testid="detail">{move || detail.get()}</p>
+            {move || {
+                share_link
+                    .get()
+                    .map(|link| {
+                        let wiki = (shape.get().side() == 9)
+                            .then(|| {
+                                let digits: String = givens
+                                    .get()
+                                    .iter()
+                                    .map(|&v| char::from(b'0' + v))
+                                    .collect();
+                                view! {
+                                    <a
+                                        href=format!("https://www.sudokuwiki.org/sudoku.htm?bd={digits}")
+                                        target="_blank"
+                                        rel="noopener noreferrer"
+                                    >
+                                        "Open in SudokuWiki"
+                                    </a>
+                                }
+                            });
+                        view! {
+                            <p class="share">
+                                <label>
+                                    "Link to this puzzle "
+                                    <input data-testid="share-link" readonly prop:value=link />
+                                </label>
+                                {wiki}
+                            </p>
+                        }
+                    })
+            }}
+            <details class="import">
+                <summary>"Paste or type a puzzle"</summary>
+                <textarea
+                    id="import-text"
+                    data-testid="import-text"
+                    rows="6"
+                    placeholder="One line of 81 symbols, a block of 9 lines, or a pretty grid"
+                    on:input=move |ev| import_text.set(event_target_value(&ev))
+                ></textarea>
+                <button data-testid="import" on:click=import>"Load"</button>
+            </details>
+        </section>
+    }
+}
+
+/// Reads the first puzzle of any text the engine understands into the grid, or says why it cannot.
+fn open_text(text: &str, load: impl Fn(&Grid), message: RwSignal<String>) {
+    match Reader::new(text.as_bytes(), ReadOptions::default()).next() {
+        Some(Record {
+            puzzle: Ok(grid), ..
+        }) => {
+            load(&grid);
+            message.set(format!("Loaded a {n}×{n} puzzle.", n = grid.side()));
+        }
+        Some(Record { puzzle: Err(e), .. }) => {
+            message.set(format!("That text is not a puzzle: {}.", e.kind))
+        }
+        None => message.set("That text holds no puzzle.".into()),
+    }
+}
+
+/// The cells involved in repeated givens.
+fn conflict_cells(grid: &Grid) -> Vec<usize> {
+    let n = grid.side();
+    grid.conflicts()
+        .iter()
+        .flat_map(|c| c.cells.iter().map(move |(r, col)| r * n + col))
+        .collect()
+}
+
+/// Milliseconds from the page's clock.
+fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
