@@ -134,6 +134,24 @@ for (const project of PROJECTS) {
       assert.equal(cells.map((v) => v || ".").join(""), HARD9);
     });
 
+    test("no request leaves the page's own origin", async () => {
+      await context?.close();
+      context = await browser.newContext();
+      page = await context.newPage();
+      const foreign = [];
+      page.on("request", (r) => {
+        if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) foreign.push(r.url());
+      });
+      solve = new SolvePage(page, server.url);
+      await solve.open();
+      await solve.paste(HARD9);
+      await solve.press("solve");
+      await page.getByTestId("share").click();
+      await page.goto(`${server.url}/about`);
+      await page.getByRole("heading", { name: "About Forkboard" }).waitFor();
+      assert.deepEqual(foreign, []);
+    });
+
     test("screenshots of each page in both themes", async () => {
       for (const scheme of ["light", "dark"]) {
         await context?.close();
