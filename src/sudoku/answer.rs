@@ -25,6 +25,47 @@ impl Mode {
     }
 }
 
+/// Running totals of answers, for summaries (the CLI's `--stats`, the web app's Batch page).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Puzzles answered.
+    pub puzzles: u64,
+    /// Puzzles with a solution.
+    pub solved: u64,
+    /// Counting mode: exactly one solution.
+    pub unique: u64,
+    /// Counting mode: more than one.
+    pub multiple: u64,
+    /// Valid puzzles without a solution.
+    pub no_solution: u64,
+    /// Puzzles that could not be read or whose givens clash.
+    pub invalid: u64,
+}
+
+impl Tally {
+    /// Counts one answer.
+    pub fn add(&mut self, answer: &Answer) {
+        self.puzzles += 1;
+        match answer {
+            Answer::Solved { count, .. } => {
+                self.solved += 1;
+                match count {
+                    Some((1, false)) => self.unique += 1,
+                    Some(_) => self.multiple += 1,
+                    None => {}
+                }
+            }
+            Answer::NoSolution => self.no_solution += 1,
+            Answer::Invalid(_) => self.invalid += 1,
+        }
+    }
+
+    /// True when every puzzle was solved.
+    pub fn all_solved(&self) -> bool {
+        self.no_solution == 0 && self.invalid == 0
+    }
+}
+
 /// Answers one record on the CPU.
 pub fn answer(record: &Record, solver: &mut Solver, mode: Mode) -> Answer {
     match &record.puzzle {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use forkboard::sudoku::answer::Mode;
+use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{Answer, Record, Writer};
 
 use crate::SolveArgs;
@@ -21,49 +21,21 @@ const CPU_CHUNK: usize = 1 << 14;
 /// still run, so fewer, larger batches keep the device fuller.
 const GPU_CHUNK: usize = 1 << 17;
 
-/// Running totals for `--stats`.
-#[derive(Default)]
-struct Tally {
-    puzzles: u64,
-    solved: u64,
-    unique: u64,
-    multiple: u64,
-    no_solution: u64,
-    invalid: u64,
-}
-
-impl Tally {
-    fn add(&mut self, answer: &Answer) {
-        self.puzzles += 1;
-        match answer {
-            Answer::Solved { count, .. } => {
-                self.solved += 1;
-                match count {
-                    Some((1, false)) => self.unique += 1,
-                    Some(_) => self.multiple += 1,
-                    None => {}
-                }
-            }
-            Answer::NoSolution => self.no_solution += 1,
-            Answer::Invalid(_) => self.invalid += 1,
-        }
+/// `--stats`: the summary on standard error.
+fn print_stats(tally: &Tally, counting: bool, elapsed: Duration, engines: &Engines) {
+    let seconds = elapsed.as_secs_f64();
+    let rate = tally.puzzles as f64 / seconds.max(1e-9);
+    eprintln!("puzzles      {}", tally.puzzles);
+    eprintln!("solved       {}", tally.solved);
+    if counting {
+        eprintln!("unique       {}", tally.unique);
+        eprintln!("multiple     {}", tally.multiple);
     }
-
-    fn print(&self, counting: bool, elapsed: Duration, engines: &Engines) {
-        let seconds = elapsed.as_secs_f64();
-        let rate = self.puzzles as f64 / seconds.max(1e-9);
-        eprintln!("puzzles      {}", self.puzzles);
-        eprintln!("solved       {}", self.solved);
-        if counting {
-            eprintln!("unique       {}", self.unique);
-            eprintln!("multiple     {}", self.multiple);
-        }
-        eprintln!("no solution  {}", self.no_solution);
-        eprintln!("invalid      {}", self.invalid);
-        eprintln!("seconds      {seconds:.3}");
-        eprintln!("puzzles/s    {rate:.0}");
-        eprintln!("engine       {}", engines.describe());
-    }
+    eprintln!("no solution  {}", tally.no_solution);
+    eprintln!("invalid      {}", tally.invalid);
+    eprintln!("seconds      {seconds:.3}");
+    eprintln!("puzzles/s    {rate:.0}");
+    eprintln!("engine       {}", engines.describe());
 }
 
 /// Where the solutions go: `--out FILE`, `--out` alone (beside the input, `.sol`), or standard output.
@@ -138,12 +110,12 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     }
     progress.finish_and_clear();
     if args.stats {
-        tally.print(args.count.is_some(), started.elapsed(), &engines);
+        print_stats(&tally, args.count.is_some(), started.elapsed(), &engines);
         if let Some(path) = out_path {
             eprintln!("written to   {}", path.display());
         }
     }
-    Ok(tally.no_solution == 0 && tally.invalid == 0)
+    Ok(tally.all_solved())
 }
 
 /// A progress bar on standard error, only when it is a terminal.
