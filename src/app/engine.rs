@@ -92,7 +92,12 @@ pub fn detect() {
 
 /// Jobs smaller than this run on the CPU under Auto: one puzzle takes the CPU well under a millisecond, while
 /// the GPU pays for buffers, dispatches and read-backs.
-const AUTO_GPU_MIN: usize = 64;
+pub const AUTO_GPU_MIN: usize = 64;
+
+/// True once a WebGPU device and the kernel are ready.
+pub fn gpu_ready() -> bool {
+    GPU.with(|g| g.borrow().is_some())
+}
 
 /// A readable adapter name: browsers often hide the name, so fall back to the description or the vendor.
 fn adapter_label(info: &wgpu::AdapterInfo) -> String {

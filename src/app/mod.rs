@@ -1,6 +1,7 @@
 //! The Forkboard web app (Leptos, client-side, wasm32 only): pages, the browser engines, persistence.
 
 mod about_page;
+mod batch_page;
 mod engine;
 mod grid_view;
 mod solve_page;
@@ -11,6 +12,7 @@ use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 
 use about_page::AboutPage;
+use batch_page::BatchPage;
 use solve_page::SolvePage;
 
 /// The whole app: navigation, the routed pages, and the engine line at the bottom.
@@ -23,12 +25,14 @@ pub fn App() -> impl IntoView {
                 <span class="brand">"Forkboard"</span>
                 <nav aria-label="Pages">
                     <A href="/">"Solve"</A>
+                    <A href="/batch">"Batch"</A>
                     <A href="/about">"About"</A>
                 </nav>
             </header>
             <main>
                 <Routes fallback=|| view! { <p>"This page does not exist."</p> }>
                     <Route path=path!("/") view=SolvePage />
+                    <Route path=path!("/batch") view=BatchPage />
                     <Route path=path!("/about") view=AboutPage />
                 </Routes>
             </main>
