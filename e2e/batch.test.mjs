@@ -52,7 +52,7 @@ for (const project of PROJECTS) {
       const invalid = await page.getByTestId("invalid-list").textContent();
       assert.match(invalid, /line 10: 5 cells is not a supported size/);
       assert.match(invalid, /line 500: contradictory givens: two 1s in row 1/);
-      assert.match(await page.getByTestId("stat-engine").textContent(), project.webgpu ? /^GPU/ : /^CPU/);
+      assert.match(await page.getByTestId("stat-engine").textContent(), project.webgpu ? /^GPU/ : /^CPU \(\d+ workers\)$/);
 
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
       assert.equal(download.suggestedFilename(), "thousand.sol");

@@ -14,7 +14,7 @@ cargo clippy --all-targets --locked -- -D warnings
 
 echo "== the engine builds for the browser (wasm32-unknown-unknown)"
 cargo build --lib --locked --target wasm32-unknown-unknown
-cargo clippy --locked --target wasm32-unknown-unknown --features web --bin forkboard-web -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --features web --bin forkboard-web --bin forkboard-worker -- -D warnings
 
 echo "== the benchmark builds"
 cargo bench --no-run --locked --bench sudoku_cpu

@@ -14,8 +14,9 @@ use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{Answer, Format, ReadOptions, Reader, Record, Writer};
 use crate::sudoku::symbols::Symbols;
 
-/// Puzzles per CPU slice: small enough that a slice of hard 9×9s stays well under 50 ms.
-const CPU_SLICE: usize = 200;
+/// Puzzles per CPU slice, shared out among the workers: large enough to keep them busy, small enough for
+/// progress to move and Cancel to act within a moment.
+const CPU_SLICE: usize = 2000;
 /// Puzzles per GPU submission from this page.
 const GPU_SLICE: usize = 8192;
 /// Results shown in the preview.

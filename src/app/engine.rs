@@ -94,6 +94,9 @@ pub fn detect() {
 /// the GPU pays for buffers, dispatches and read-backs.
 pub const AUTO_GPU_MIN: usize = 64;
 
+/// Jobs this large go to the CPU workers rather than the page's own thread.
+const WORKER_MIN: usize = 16;
+
 /// True once a WebGPU device and the kernel are ready.
 pub fn gpu_ready() -> bool {
     GPU.with(|g| g.borrow().is_some())
@@ -156,6 +159,21 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
             }
             Err(e) => note = Some(format!("the GPU failed ({e}), so the CPU finished")),
         }
+    }
+    // The CPU: Web Workers for anything but a handful of puzzles, so the page never blocks.
+    if records.len() >= WORKER_MIN
+        && let Some((answers, failed)) = super::workers::solve(&records, mode).await
+    {
+        let mut engine = format!("CPU ({} workers)", super::workers::count());
+        if failed > 0 {
+            engine.push_str(&format!(
+                " — {failed} shares answered on the page after a worker failed"
+            ));
+        }
+        if let Some(why) = note {
+            engine.push_str(&format!(" — {why}"));
+        }
+        return Solved { answers, engine };
     }
     let mut solver = Solver::new();
     let answers = records

@@ -6,6 +6,7 @@ mod engine;
 mod grid_view;
 mod solve_page;
 mod storage;
+mod workers;
 
 use leptos::prelude::*;
 use leptos_router::components::{A, Route, Router, Routes};

@@ -10,6 +10,7 @@ pub mod share;
 pub mod solver;
 pub mod symbols;
 pub mod verify;
+pub mod worker_protocol;
 
 pub use grid::{Conflict, Grid};
 pub use shape::{BoxShape, ShapeError, Unit};

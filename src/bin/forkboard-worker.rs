@@ -1,0 +1,34 @@
+//! The CPU engine's Web Worker: answers requests of the text protocol in `sudoku::worker_protocol`.
+//! Each worker is its own wasm instance; the page starts one per core.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use forkboard::sudoku::{Solver, worker_protocol};
+    use std::cell::RefCell;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::Closure;
+
+    console_error_panic_hook::set_once();
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let solver = RefCell::new(Solver::new());
+    let reply_to = scope.clone();
+    // A message is [id, request]; the reply is [id, reply], so the page can match replies to requests.
+    let on_message =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let message = js_sys::Array::from(&event.data());
+            let id = message.get(0);
+            let request = message.get(1).as_string().unwrap_or_default();
+            let reply = worker_protocol::serve(&request, &mut solver.borrow_mut());
+            let _ = reply_to.post_message(&js_sys::Array::of2(&id, &reply.into()));
+        });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    let _ = scope.post_message(&"ready".into());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("forkboard-worker is the browser's CPU worker: trunk builds it with the web app");
+    std::process::exit(2);
+}
