@@ -83,13 +83,25 @@ for (const project of PROJECTS) {
       assert.equal(cells.join(""), HARD9_SOLUTION);
     });
 
-    test("a pasted 16×16 solves validly", async () => {
-      await fresh();
-      await solve.paste(SIXTEEN);
-      await solve.press("solve");
-      assert.match(await solve.message(), /^Solved/);
-      assertSolved(await solve.cells(), 4, 4, SIXTEEN);
-    });
+    for (const [size, shape, rows, cols, puzzle] of [
+      [4, "2x2", 2, 2, FOUR],
+      [9, "3x3", 3, 3, HARD9],
+      [16, "4x4", 4, 4, SIXTEEN],
+    ]) {
+      test(`a typed ${size}×${size} and a pasted one solve validly`, async () => {
+        await fresh();
+        await solve.chooseSize(shape);
+        await solve.typeCells(puzzle);
+        await solve.press("solve");
+        assert.match(await solve.message(), /^Solved/);
+        assertSolved(await solve.cells(), rows, cols, puzzle);
+        await page.getByTestId("clear").click();
+        await solve.paste(puzzle);
+        await solve.press("solve");
+        assert.match(await solve.message(), /^Solved/);
+        assertSolved(await solve.cells(), rows, cols, puzzle);
+      });
+    }
 
     test("a 9×9 with two solutions says so", async () => {
       await fresh();

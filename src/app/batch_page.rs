@@ -19,6 +19,9 @@ use crate::sudoku::symbols::Symbols;
 const CPU_SLICE: usize = 2000;
 /// Puzzles per GPU submission from this page.
 const GPU_SLICE: usize = 8192;
+/// Records parsed, or answers written, per main-thread slice: a few milliseconds each, so the page keeps
+/// responding while a file of a million puzzles is read and written.
+const TEXT_SLICE: usize = 5000;
 /// Results shown in the preview.
 const PREVIEW: usize = 10;
 
@@ -255,9 +258,18 @@ async fn run(
     cancel: RwSignal<bool>,
 ) -> Finished {
     let started = now_ms();
-    let reader = Reader::new(input.as_bytes(), ReadOptions::default());
+    let mut reader = Reader::new(input.as_bytes(), ReadOptions::default());
     let format = reader.format();
-    let records: Vec<Record> = reader.collect();
+    let mut records: Vec<Record> = Vec::new();
+    loop {
+        let before = records.len();
+        records.extend(reader.by_ref().take(TEXT_SLICE));
+        if records.len() == before {
+            break;
+        }
+        progress.set((0, records.len(), 0.0));
+        TimeoutFuture::new(0).await;
+    }
     let total = records.len();
     progress.set((0, total, 0.0));
     // The GPU takes big slices when it is wanted and worth it; otherwise the CPU takes small ones.
@@ -299,7 +311,10 @@ async fn run(
     let mut preview = Vec::new();
     let mut out = Writer::new(Vec::new(), format, Symbols::Standard);
     let mut csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
-    for (record, answer) in records.iter().zip(&answers) {
+    for (n, (record, answer)) in records.iter().zip(&answers).enumerate() {
+        if n > 0 && n % TEXT_SLICE == 0 {
+            TimeoutFuture::new(0).await;
+        }
         tally.add(answer);
         if let Answer::Invalid(e) = answer {
             invalid.push(e.to_string());
