@@ -137,13 +137,15 @@ for (const project of PROJECTS) {
       assert.equal(await page.locator("script:not([src])").filter({ hasText: "alert" }).count(), 0);
     });
 
-    test("a reload keeps the grid", async () => {
+    test("a reload keeps the grid and the engine setting", async () => {
       await fresh();
       await solve.paste(HARD9);
+      await page.getByTestId("engine").selectOption("cpu");
       await page.reload();
       await page.getByTestId("grid").waitFor();
       const cells = await solve.cells();
       assert.equal(cells.map((v) => v || ".").join(""), HARD9);
+      assert.equal(await page.getByTestId("engine").inputValue(), "cpu");
     });
 
     test("no request leaves the page's own origin", async () => {
@@ -178,6 +180,16 @@ for (const project of PROJECTS) {
         await page.getByRole("heading", { name: "About Forkboard" }).waitFor();
         await page.screenshot({ path: join(ARTIFACTS, `${project.name}-about-${scheme}.png`), fullPage: true });
       }
+      // A phone.
+      await context?.close();
+      context = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+      page = await context.newPage();
+      solve = new SolvePage(page, server.url);
+      await solve.open();
+      await solve.paste(HARD9);
+      await page.screenshot({ path: join(ARTIFACTS, `${project.name}-solve-phone.png`), fullPage: true });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 375, `no sideways scrolling on a phone (page is ${width}px wide)`);
     });
   });
 }

@@ -47,7 +47,7 @@ pub fn BatchPage() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let file_name = RwSignal::new(None::<String>);
     let counting = RwSignal::new(false);
-    let preference = RwSignal::new(Preference::Auto);
+    let preference = RwSignal::new(Preference::saved());
     let running = RwSignal::new(false);
     let cancel = RwSignal::new(false);
     let progress = RwSignal::new((0usize, 0usize, 0.0f64));
@@ -150,12 +150,11 @@ pub fn BatchPage() -> impl IntoView {
                     <select
                         data-testid="batch-engine"
                         on:change=move |ev| {
-                            preference.set(match event_target_value(&ev).as_str() {
-                                "cpu" => Preference::Cpu,
-                                "gpu" => Preference::Gpu,
-                                _ => Preference::Auto,
-                            })
+                            let chosen = Preference::from_name(&event_target_value(&ev));
+                            super::storage::save_engine(chosen.as_str());
+                            preference.set(chosen);
                         }
+                        prop:value=move || preference.get().as_str()
                     >
                         <option value="auto">"Auto"</option>
                         <option value="gpu">"GPU"</option>

@@ -49,6 +49,31 @@ pub enum Preference {
     Gpu,
 }
 
+impl Preference {
+    /// The setting's name in forms and storage.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preference::Auto => "auto",
+            Preference::Cpu => "cpu",
+            Preference::Gpu => "gpu",
+        }
+    }
+
+    /// The setting named `name` (Auto for anything else).
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "cpu" => Preference::Cpu,
+            "gpu" => Preference::Gpu,
+            _ => Preference::Auto,
+        }
+    }
+
+    /// The setting saved on this machine, or Auto.
+    pub fn saved() -> Self {
+        super::storage::load_engine().map_or(Preference::Auto, |n| Self::from_name(&n))
+    }
+}
+
 /// The current engine status.
 pub fn status() -> EngineStatus {
     STATUS.with(|s| s.get())

@@ -33,7 +33,7 @@ pub fn SolvePage() -> impl IntoView {
     let selected = RwSignal::new(0usize);
     let message = RwSignal::new(String::new());
     let detail = RwSignal::new(String::new());
-    let preference = RwSignal::new(Preference::Auto);
+    let preference = RwSignal::new(Preference::saved());
     let busy = RwSignal::new(false);
     let share_link = RwSignal::new(None::<String>);
     let import_text = RwSignal::new(String::new());
@@ -228,12 +228,11 @@ pub fn SolvePage() -> impl IntoView {
                     <select
                         data-testid="engine"
                         on:change=move |ev| {
-                            preference.set(match event_target_value(&ev).as_str() {
-                                "cpu" => Preference::Cpu,
-                                "gpu" => Preference::Gpu,
-                                _ => Preference::Auto,
-                            })
+                            let chosen = Preference::from_name(&event_target_value(&ev));
+                            super::storage::save_engine(chosen.as_str());
+                            preference.set(chosen);
                         }
+                        prop:value=move || preference.get().as_str()
                     >
                         <option value="auto">"Auto"</option>
                         <option value="gpu">"GPU"</option>

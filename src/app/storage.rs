@@ -2,6 +2,8 @@
 
 /// The localStorage key of the current grid.
 const KEY: &str = "forkboard.grid";
+/// The localStorage key of the engine setting.
+const ENGINE_KEY: &str = "forkboard.engine";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
@@ -16,5 +18,17 @@ pub fn load() -> Option<String> {
 pub fn save(text: &str) {
     if let Some(storage) = local_storage() {
         let _ = storage.set_item(KEY, text);
+    }
+}
+
+/// The saved engine setting (`auto`, `gpu` or `cpu`), if any.
+pub fn load_engine() -> Option<String> {
+    local_storage()?.get_item(ENGINE_KEY).ok()?
+}
+
+/// Saves the engine setting.
+pub fn save_engine(value: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(ENGINE_KEY, value);
     }
 }
