@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use super::engine::{self, Preference};
+use super::engine_select::EngineSelect;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{Answer, Format, ReadOptions, Reader, Record, Writer};
 use crate::sudoku::symbols::Symbols;
@@ -145,22 +146,7 @@ pub fn BatchPage() -> impl IntoView {
                     <input type="checkbox" data-testid="count-mode" on:change=move |ev| counting.set(event_target_checked(&ev)) />
                     " Count solutions (uniqueness check)"
                 </label>
-                <label>
-                    "Engine "
-                    <select
-                        data-testid="batch-engine"
-                        on:change=move |ev| {
-                            let chosen = Preference::from_name(&event_target_value(&ev));
-                            super::storage::save_engine(chosen.as_str());
-                            preference.set(chosen);
-                        }
-                        prop:value=move || preference.get().as_str()
-                    >
-                        <option value="auto">"Auto"</option>
-                        <option value="gpu">"GPU"</option>
-                        <option value="cpu">"CPU"</option>
-                    </select>
-                </label>
+                <EngineSelect preference test_id="batch-engine" />
                 <button data-testid="run" on:click=start disabled=move || running.get()>"Solve all"</button>
                 <button data-testid="cancel" on:click=move |_| cancel.set(true) disabled=move || !running.get()>
                     "Cancel"

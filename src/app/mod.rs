@@ -3,6 +3,7 @@
 mod about_page;
 mod batch_page;
 mod engine;
+mod engine_select;
 mod grid_view;
 mod solve_page;
 mod storage;

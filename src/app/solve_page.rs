@@ -6,6 +6,7 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;
 
 use super::engine::{self, Preference};
+use super::engine_select::EngineSelect;
 use super::grid_view::{GridView, focus_cell};
 use super::storage;
 use crate::sudoku::answer::Mode;
@@ -223,22 +224,7 @@ pub fn SolvePage() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <label>
-                    "Engine "
-                    <select
-                        data-testid="engine"
-                        on:change=move |ev| {
-                            let chosen = Preference::from_name(&event_target_value(&ev));
-                            super::storage::save_engine(chosen.as_str());
-                            preference.set(chosen);
-                        }
-                        prop:value=move || preference.get().as_str()
-                    >
-                        <option value="auto">"Auto"</option>
-                        <option value="gpu">"GPU"</option>
-                        <option value="cpu">"CPU"</option>
-                    </select>
-                </label>
+                <EngineSelect preference test_id="engine" />
             </div>
             <GridView shape givens solution conflicts selected />
             <div class="pad" aria-label="Digit pad">

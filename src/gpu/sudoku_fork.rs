@@ -16,7 +16,7 @@ use crate::sudoku::{BoxShape, Grid};
 pub const WORKGROUP_SIZE: u32 = 64;
 /// Most workgroups in one dimension of a dispatch (WebGPU's default limit).
 const MAX_GROUPS_PER_DIM: u32 = 65_535;
-/// Slot states, as in the shader.
+/// The puzzle flag `OVERFLOW` of the shader: the search outgrew the pool, the host finishes it.
 const FLAG_OVERFLOW: u32 = 2;
 
 /// Twin of `Params` in `shaders/sudoku_fork.wgsl` (a uniform: 16-byte multiple).

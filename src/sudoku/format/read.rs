@@ -134,29 +134,32 @@ impl<R: BufRead> Reader<R> {
         let mut rows: Vec<Vec<u8>> = Vec::new();
         let mut side = 0;
         let mut error: Option<ErrorKind> = None;
+        // What an unfinished puzzle reports: its first error, or the rows it lacks.
+        let unfinished = |error: Option<ErrorKind>, found: usize, expected: usize| {
+            error.unwrap_or(ErrorKind::MissingRows { found, expected })
+        };
         loop {
             let Some(line) = self.lines.next_line() else {
                 if rows.is_empty() && error.is_none() {
                     return None;
                 }
-                let err = error.unwrap_or(ErrorKind::MissingRows {
-                    found: rows.len(),
-                    expected: side,
-                });
-                return Some(record(start, Err(err), None));
+                return Some(record(
+                    start,
+                    Err(unfinished(error, rows.len(), side)),
+                    None,
+                ));
             };
             if line.is_comment() {
                 continue;
             }
             if line.is_blank() {
                 // A blank line ends a block; a pretty grid may have blank lines between its bands.
-                let ends = !rows.is_empty() && (!pretty || error.is_some());
-                if ends {
-                    let err = error.unwrap_or(ErrorKind::MissingRows {
-                        found: rows.len(),
-                        expected: side,
-                    });
-                    return Some(record(start, Err(err), None));
+                if !rows.is_empty() && (!pretty || error.is_some()) {
+                    return Some(record(
+                        start,
+                        Err(unfinished(error, rows.len(), side)),
+                        None,
+                    ));
                 }
                 continue;
             }
@@ -171,42 +174,32 @@ impl<R: BufRead> Reader<R> {
             let cells = if pretty {
                 pretty_row(line.trimmed(), self.options.symbols)
             } else {
-                Ok(line.trimmed().to_vec())
+                line.trimmed().to_vec()
             };
             if rows.is_empty() && error.is_none() {
                 start = line.number;
-                side = match &cells {
-                    Ok(c) => c.len(),
-                    Err(_) => 0,
-                };
+                side = cells.len();
                 if BoxShape::for_side(side).is_err()
                     && self.options.shape.is_none_or(|s| s.side() != side)
                 {
                     error = Some(ErrorKind::Side(side));
                 }
             }
-            match cells {
-                Ok(c) if c.len() == side || error.is_some() => rows.push(c),
-                Ok(c) => {
-                    error.get_or_insert(ErrorKind::RowWidth {
-                        row: rows.len() + 1,
-                        at: line.number,
-                        found: c.len(),
-                        expected: side,
-                    });
-                    rows.push(c);
-                }
-                Err(kind) => {
-                    error.get_or_insert(kind);
-                    rows.push(Vec::new());
-                }
+            if cells.len() != side {
+                error.get_or_insert(ErrorKind::RowWidth {
+                    row: rows.len() + 1,
+                    at: line.number,
+                    found: cells.len(),
+                    expected: side,
+                });
             }
-            if side > 0 && rows.len() == side && error.is_none() {
-                let flat: Vec<u8> = rows.concat();
-                return Some(record(start, parse_cells(&flat, side, self.options), None));
-            }
-            if let Some(kind) = error.as_ref().filter(|_| side > 0 && rows.len() >= side) {
-                return Some(record(start, Err(kind.clone()), None));
+            rows.push(cells);
+            if side > 0 && rows.len() >= side {
+                let puzzle = match error {
+                    None => parse_cells(&rows.concat(), side, self.options),
+                    Some(kind) => Err(kind),
+                };
+                return Some(record(start, puzzle, None));
             }
         }
     }
@@ -278,7 +271,7 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
 
 /// A pretty-grid row as one cell character per cell. Box separators (`|`, `:`) and spaces go; when cells are
 /// written as numbers (`10 . 3 | 16 …`), each space-separated token is one cell.
-fn pretty_row(line: &[u8], symbols: Symbols) -> Result<Vec<u8>, ErrorKind> {
+fn pretty_row(line: &[u8], symbols: Symbols) -> Vec<u8> {
     let spaced: Vec<u8> = line
         .iter()
         .map(|&b| if b == b'|' || b == b':' { b' ' } else { b })
@@ -290,10 +283,10 @@ fn pretty_row(line: &[u8], symbols: Symbols) -> Result<Vec<u8>, ErrorKind> {
     let numeric =
         tokens.iter().any(|t| t.len() > 1) && tokens.iter().all(|t| is_number_or_empty(t));
     if !numeric {
-        return Ok(tokens.concat());
+        return tokens.concat();
     }
     // Numbers 1..=25 become standard symbols, so the rest of the reader sees one character per cell.
-    Ok(tokens
+    tokens
         .iter()
         .map(|t| {
             match std::str::from_utf8(t)
@@ -305,7 +298,7 @@ fn pretty_row(line: &[u8], symbols: Symbols) -> Result<Vec<u8>, ErrorKind> {
                 Some(_) => b'?',
             }
         })
-        .collect())
+        .collect()
 }
 
 fn is_number_or_empty(token: &[u8]) -> bool {
