@@ -42,9 +42,19 @@ for (const project of PROJECTS) {
       await page.waitForFunction(() => !document.querySelector('[data-testid="engine-status"]').textContent.includes("Looking"));
       await page.getByTestId("file").setInputFiles(file);
       await page.getByText("thousand.txt is loaded.").waitFor();
+      // Long tasks (over 50 ms) on the page's thread while the batch runs: the page must stay responsive.
+      await page.evaluate(() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+          type: "longtask",
+        });
+      });
       await page.getByTestId("run").click();
       await page.getByTestId("progress").waitFor();
       await page.getByTestId("report").waitFor({ timeout: 120_000 });
+      const longTasks = await page.evaluate(() => window.__longTasks);
+      console.log(`[${project.name}] long tasks during the batch: ${JSON.stringify(longTasks)}`);
+      assert.deepEqual(longTasks, [], "no main-thread task over 50 ms");
       assert.match(await page.getByTestId("progress-text").textContent(), /^1000 of 1000 puzzles/);
       assert.equal(await page.getByTestId("stat-puzzles").textContent(), "1000");
       assert.equal(await page.getByTestId("stat-solved").textContent(), "998");
