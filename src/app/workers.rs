@@ -10,8 +10,8 @@ use futures_channel::oneshot;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
-use crate::sudoku::answer::{Mode, answer, from_outcome};
-use crate::sudoku::format::{Answer, Record, check_givens};
+use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
+use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::{Grid, Solver, worker_protocol};
 
 /// The worker script trunk writes (an unhashed loader, as workers are started by name).
@@ -119,9 +119,9 @@ pub async fn solve(records: &[Record], mode: Mode) -> Option<(Vec<Answer>, usize
     // Clashing or unreadable puzzles are answered here; the rest are shared out in contiguous runs.
     let mut valid: Vec<(usize, &Grid)> = Vec::new();
     for (i, record) in records.iter().enumerate() {
-        match &record.puzzle {
-            Ok(grid) if check_givens(grid).is_ok() => valid.push((i, grid)),
-            _ => answers[i] = Some(answer(record, &mut Solver::new(), mode)),
+        match ready_for_solver(record) {
+            Ok(grid) => valid.push((i, grid)),
+            Err(answer) => answers[i] = Some(answer),
         }
     }
     let per_worker = valid.len().div_ceil(pool.workers.len()).max(1);
@@ -155,16 +155,10 @@ pub async fn solve(records: &[Record], mode: Mode) -> Option<(Vec<Answer>, usize
             .map(|r| worker_protocol::read_reply(&r, &grids))
             .unwrap_or_default();
         for (k, &(i, grid)) in share.iter().enumerate() {
-            let line = records[i].line;
             // Every worker result goes through the same independent check as any other engine's.
-            let answered = outcomes
-                .get(k)
-                .cloned()
-                .flatten()
-                .map(|outcome| from_outcome(line, grid, outcome, mode))
-                .filter(|a| !matches!(a, Answer::Invalid(_)))
-                .unwrap_or_else(|| answer(&records[i], &mut solver, mode));
-            answers[i] = Some(answered);
+            let outcome = outcomes.get(k).cloned().flatten();
+            answers[i] =
+                Some(checked_or_solved(records[i].line, grid, outcome, mode, &mut solver).0);
         }
     }
     Some((

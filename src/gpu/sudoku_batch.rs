@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats};
 use super::{GpuContext, GpuError};
-use crate::sudoku::answer::{Mode, from_outcome, invalid};
-use crate::sudoku::format::{Answer, Record, check_givens};
+use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
+use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::Outcome;
 use crate::sudoku::{Grid, Solver};
 
@@ -43,17 +43,14 @@ pub async fn answer_chunk(
     // Shapes in a stable order, each with the record indexes and puzzles it holds.
     let mut groups: BTreeMap<(usize, usize), (Vec<usize>, Vec<Grid>)> = BTreeMap::new();
     for (i, record) in records.iter().enumerate() {
-        match &record.puzzle {
-            Err(e) => answers[i] = Some(Answer::Invalid(e.clone())),
-            Ok(puzzle) => match check_givens(puzzle) {
-                Err(kind) => answers[i] = Some(invalid(record.line, kind)),
-                Ok(()) => {
-                    let shape = puzzle.shape();
-                    let group = groups.entry((shape.rows(), shape.cols())).or_default();
-                    group.0.push(i);
-                    group.1.push(puzzle.clone());
-                }
-            },
+        match ready_for_solver(record) {
+            Err(answer) => answers[i] = Some(answer),
+            Ok(puzzle) => {
+                let shape = puzzle.shape();
+                let group = groups.entry((shape.rows(), shape.cols())).or_default();
+                group.0.push(i);
+                group.1.push(puzzle.clone());
+            }
         }
     }
     let mut report = BatchReport::default();
@@ -69,22 +66,17 @@ pub async fn answer_chunk(
         done_before += puzzles.len();
         report.kernel.add(&stats);
         for ((&i, puzzle), outcome) in indexes.iter().zip(puzzles).zip(outcomes) {
-            let line = records[i].line;
-            let checked = (!outcome.overflow)
-                .then(|| {
-                    let outcome = Outcome {
-                        count: outcome.count,
-                        solution: outcome.solution,
-                        hit_limit: outcome.hit_limit,
-                        guesses: 0,
-                    };
-                    from_outcome(line, puzzle, outcome, mode)
-                })
-                .filter(|a| !matches!(a, Answer::Invalid(_)));
-            answers[i] = Some(checked.unwrap_or_else(|| {
-                report.cpu_fallbacks += 1;
-                from_outcome(line, puzzle, cpu.solve(puzzle, mode.limit()), mode)
-            }));
+            // An overflowed puzzle has no result: the CPU solves it.
+            let outcome = (!outcome.overflow).then_some(Outcome {
+                count: outcome.count,
+                solution: outcome.solution,
+                hit_limit: outcome.hit_limit,
+                guesses: 0,
+            });
+            let (answer, fell_back) =
+                checked_or_solved(records[i].line, puzzle, outcome, mode, &mut cpu);
+            report.cpu_fallbacks += u64::from(fell_back);
+            answers[i] = Some(answer);
         }
     }
     let answers = answers

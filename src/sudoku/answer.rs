@@ -68,17 +68,43 @@ impl Tally {
 
 /// Answers one record on the CPU.
 pub fn answer(record: &Record, solver: &mut Solver, mode: Mode) -> Answer {
-    match &record.puzzle {
-        Err(e) => Answer::Invalid(e.clone()),
-        Ok(puzzle) => match check_givens(puzzle) {
-            Err(kind) => invalid(record.line, kind),
-            Ok(()) => from_outcome(
-                record.line,
-                puzzle,
-                solver.solve(puzzle, mode.limit()),
-                mode,
-            ),
-        },
+    match ready_for_solver(record) {
+        Err(answer) => answer,
+        Ok(puzzle) => from_outcome(
+            record.line,
+            puzzle,
+            solver.solve(puzzle, mode.limit()),
+            mode,
+        ),
+    }
+}
+
+/// The puzzle of a record when it can go to a solver (any engine), or its answer when it cannot: unreadable,
+/// or givens that clash.
+pub fn ready_for_solver(record: &Record) -> Result<&Grid, Answer> {
+    let puzzle = record
+        .puzzle
+        .as_ref()
+        .map_err(|e| Answer::Invalid(e.clone()))?;
+    check_givens(puzzle).map_err(|kind| invalid(record.line, kind))?;
+    Ok(puzzle)
+}
+
+/// Another engine's result for a puzzle, checked like any other; a missing result, or one the independent
+/// check rejects, is solved again on the CPU. Also says whether the CPU had to step in.
+pub fn checked_or_solved(
+    line: usize,
+    puzzle: &Grid,
+    outcome: Option<Outcome>,
+    mode: Mode,
+    cpu: &mut Solver,
+) -> (Answer, bool) {
+    match outcome.map(|o| from_outcome(line, puzzle, o, mode)) {
+        Some(answer) if !matches!(answer, Answer::Invalid(_)) => (answer, false),
+        _ => (
+            from_outcome(line, puzzle, cpu.solve(puzzle, mode.limit()), mode),
+            true,
+        ),
     }
 }
 
