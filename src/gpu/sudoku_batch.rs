@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats};
+use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats, GpuOutcome};
 use super::{GpuContext, GpuError};
 use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
 use crate::sudoku::format::{Answer, Record};
@@ -30,6 +30,9 @@ impl BatchReport {
     }
 }
 
+/// The puzzles of one shape in a chunk: their record indexes, and the puzzles themselves.
+type ShapeGroup<'a> = (Vec<usize>, Vec<&'a Grid>);
+
 /// Answers `records` in order; `progress(finished, total)` may cancel by returning false.
 pub async fn answer_chunk(
     ctx: &GpuContext,
@@ -40,8 +43,8 @@ pub async fn answer_chunk(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Answer>, BatchReport), GpuError> {
     let mut answers: Vec<Option<Answer>> = vec![None; records.len()];
-    // Shapes in a stable order, each with the record indexes and puzzles it holds.
-    let mut groups: BTreeMap<(usize, usize), (Vec<usize>, Vec<Grid>)> = BTreeMap::new();
+    // Shapes in a stable order, each with the record indexes and puzzles (borrowed, not copied) it holds.
+    let mut groups: BTreeMap<(usize, usize), ShapeGroup> = BTreeMap::new();
     for (i, record) in records.iter().enumerate() {
         match ready_for_solver(record) {
             Err(answer) => answers[i] = Some(answer),
@@ -49,12 +52,11 @@ pub async fn answer_chunk(
                 let shape = puzzle.shape();
                 let group = groups.entry((shape.rows(), shape.cols())).or_default();
                 group.0.push(i);
-                group.1.push(puzzle.clone());
+                group.1.push(puzzle);
             }
         }
     }
     let mut report = BatchReport::default();
-    let mut cpu = Solver::new();
     let total = records.len();
     let mut done_before = total - groups.values().map(|g| g.0.len()).sum::<usize>();
     for (indexes, puzzles) in groups.values() {
@@ -65,16 +67,13 @@ pub async fn answer_chunk(
             .await?;
         done_before += puzzles.len();
         report.kernel.add(&stats);
-        for ((&i, puzzle), outcome) in indexes.iter().zip(puzzles).zip(outcomes) {
-            // An overflowed puzzle has no result: the CPU solves it.
-            let outcome = (!outcome.overflow).then_some(Outcome {
-                count: outcome.count,
-                solution: outcome.solution,
-                hit_limit: outcome.hit_limit,
-                guesses: 0,
-            });
-            let (answer, fell_back) =
-                checked_or_solved(records[i].line, puzzle, outcome, mode, &mut cpu);
+        let jobs: Vec<(usize, &Grid, GpuOutcome)> = indexes
+            .iter()
+            .zip(puzzles)
+            .zip(outcomes)
+            .map(|((&i, &puzzle), outcome)| (i, puzzle, outcome))
+            .collect();
+        for (i, answer, fell_back) in check_all(records, jobs, mode) {
             report.cpu_fallbacks += u64::from(fell_back);
             answers[i] = Some(answer);
         }
@@ -84,6 +83,38 @@ pub async fn answer_chunk(
         .map(|a| a.expect("every record was answered"))
         .collect();
     Ok((answers, report))
+}
+
+/// Checks each kernel result on the host (solving it on the CPU where the kernel gave up or the check fails):
+/// `(record index, answer, fell back to the CPU)`.
+fn check_all(
+    records: &[Record],
+    jobs: Vec<(usize, &Grid, GpuOutcome)>,
+    mode: Mode,
+) -> Vec<(usize, Answer, bool)> {
+    let check = |cpu: &mut Solver, (i, puzzle, outcome): (usize, &Grid, GpuOutcome)| {
+        // An overflowed puzzle has no result: the CPU solves it.
+        let outcome = (!outcome.overflow).then_some(Outcome {
+            count: outcome.count,
+            solution: outcome.solution,
+            hit_limit: outcome.hit_limit,
+            guesses: 0,
+        });
+        let (answer, fell_back) = checked_or_solved(records[i].line, puzzle, outcome, mode, cpu);
+        (i, answer, fell_back)
+    };
+    // Natively the checks (and any CPU re-solves) run on every core; they would otherwise be serial host work
+    // beside a GPU that finishes an easy batch in a few milliseconds.
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        jobs.into_par_iter().map_init(Solver::new, check).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut cpu = Solver::new();
+        jobs.into_iter().map(|job| check(&mut cpu, job)).collect()
+    }
 }
 
 /// [`answer_chunk`], blocking (native only).

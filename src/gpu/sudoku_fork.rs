@@ -6,6 +6,8 @@
 //! once every puzzle has finished. A puzzle whose search outgrew the pool comes back `overflow`; the caller
 //! solves it on the CPU.
 
+use std::borrow::Borrow;
+
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
@@ -300,10 +302,10 @@ impl ForkKernel {
 
     /// Solves a batch of puzzles of one shape with valid givens, counting up to `limit` solutions each.
     /// `progress(finished, total)` is called after each submission; returning false cancels.
-    pub async fn solve(
+    pub async fn solve<P: Borrow<Grid>>(
         &self,
         ctx: &GpuContext,
-        puzzles: &[Grid],
+        puzzles: &[P],
         limit: u64,
         config: ForkConfig,
         progress: &mut dyn FnMut(usize, usize) -> bool,
@@ -311,9 +313,9 @@ impl ForkKernel {
         let Some(first) = puzzles.first() else {
             return Ok((Vec::new(), ForkStats::default()));
         };
-        let shape = first.shape();
+        let shape = first.borrow().shape();
         assert!(
-            puzzles.iter().all(|p| p.shape() == shape),
+            puzzles.iter().all(|p| p.borrow().shape() == shape),
             "one shape per batch"
         );
         let cells = shape.cells() as u32;
@@ -440,7 +442,7 @@ struct Buffers {
 }
 
 impl Buffers {
-    fn new(ctx: &GpuContext, params: &ForkParams, puzzles: &[Grid]) -> Self {
+    fn new<P: Borrow<Grid>>(ctx: &GpuContext, params: &ForkParams, puzzles: &[P]) -> Self {
         let device = &ctx.device;
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -467,7 +469,7 @@ impl Buffers {
         let n = puzzles.len() as u64;
         let values: Vec<u32> = puzzles
             .iter()
-            .flat_map(|p| p.cells().iter().map(|&v| u32::from(v)))
+            .flat_map(|p| p.borrow().cells().iter().map(|&v| u32::from(v)))
             .collect();
         Self {
             params: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -488,7 +490,7 @@ impl Buffers {
             free_list: zeroed("free_list", slots * 4),
             tables: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("tables"),
-                contents: bytemuck::cast_slice(&shape_tables(puzzles[0].shape())),
+                contents: bytemuck::cast_slice(&shape_tables(puzzles[0].borrow().shape())),
                 usage: wgpu::BufferUsages::STORAGE,
             }),
             control_read: read("control_read", size_of::<Control>() as u64),

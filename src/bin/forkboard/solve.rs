@@ -3,7 +3,9 @@
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,6 +15,7 @@ use forkboard::sudoku::format::{Answer, Record, Writer};
 
 use crate::SolveArgs;
 use crate::engine::Engines;
+use crate::input::Input;
 
 /// Puzzles read and answered together on the CPU: large enough to keep every core busy, small enough that a
 /// file of millions of puzzles streams in bounded memory.
@@ -62,51 +65,25 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     let mut engines = Engines::new(args.engine, args.gpu_slots)?;
     let mut input = args.input.open()?;
     let out_path = output_path(&args)?;
-    let sink: Box<dyn Write> = match &out_path {
+    let sink: Box<dyn Write + Send> = match &out_path {
         Some(path) => Box::new(
             File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
         ),
-        None => Box::new(io::stdout().lock()),
+        None => Box::new(io::stdout()),
     };
-    let mut writer = Writer::new(
+    let writer = Writer::new(
         BufWriter::new(sink),
         input.reader.format(),
         args.input.symbols,
     );
     let progress = progress_bar(input.size);
     let started = Instant::now();
-    let mut tally = Tally::default();
-    let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
-    'chunks: loop {
-        let size = if engines.prefers_large_chunks() {
-            GPU_CHUNK
-        } else {
-            CPU_CHUNK
-        };
-        let chunk: Vec<Record> = input.reader.by_ref().take(size).collect();
-        if chunk.is_empty() {
-            break;
-        }
-        let answers: Vec<Answer> = engines.answer(&chunk, mode)?;
-        for (record, answer) in chunk.iter().zip(&answers) {
-            tally.add(answer);
-            match writer.write(record.line, record.puzzle.as_ref().ok(), answer) {
-                // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break 'chunks,
-                other => other.map_err(write_error)?,
-            }
-        }
-        progress.set_position(input.read.load(Ordering::Relaxed));
-    }
-    if let Some(e) = input.reader.take_io_error() {
+    let (tally, read_error) = pipeline(&mut engines, &mut input, writer, mode, &progress)?;
+    if let Some(e) = read_error {
         return Err(format!(
             "reading stopped after {} puzzles: {e}",
             tally.puzzles
         ));
-    }
-    match writer.finish() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(write_error(e)),
-        _ => {}
     }
     progress.finish_and_clear();
     if args.stats {
@@ -116,6 +93,89 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         }
     }
     Ok(tally.all_solved())
+}
+
+/// Reads, answers and writes on three threads, so that parsing the next chunk and writing the last one overlap
+/// with the engine answering this one (on an easy batch the GPU takes a few milliseconds; serial parsing and
+/// writing would bound the run). Chunks keep input order through the channels, and at most a few are in flight,
+/// so memory stays bounded however long the input. Returns the tally of what was written and any read error.
+fn pipeline(
+    engines: &mut Engines,
+    input: &mut Input,
+    mut writer: Writer<BufWriter<Box<dyn Write + Send>>>,
+    mode: Mode,
+    progress: &ProgressBar,
+) -> Result<(Tally, Option<io::Error>), String> {
+    let chunk_size = AtomicUsize::new(chunk_size(engines));
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
+    let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
+    let reader = &mut input.reader;
+    let read = &input.read;
+    let chunk_size = &chunk_size;
+    thread::scope(|scope| {
+        // `move`: the reader thread owns the sending end, so the channel closes when the input ends.
+        let reading = scope.spawn(move || {
+            loop {
+                let chunk: Vec<Record> = reader
+                    .by_ref()
+                    .take(chunk_size.load(Ordering::Relaxed))
+                    .collect();
+                // Stops when the input ends or nobody takes chunks any more (an error, a closed pipe).
+                if chunk.is_empty() || chunk_tx.send(chunk).is_err() {
+                    break;
+                }
+            }
+            reader.take_io_error()
+        });
+        let writing = scope.spawn(move || -> Result<Tally, String> {
+            let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
+            let mut tally = Tally::default();
+            for (chunk, answers) in answered_rx {
+                for (record, answer) in chunk.iter().zip(&answers) {
+                    match writer.write(record.line, record.puzzle.as_ref().ok(), answer) {
+                        // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
+                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(tally),
+                        other => other.map_err(write_error)?,
+                    }
+                    tally.add(answer);
+                }
+                progress.set_position(read.load(Ordering::Relaxed));
+            }
+            match writer.finish() {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(write_error(e)),
+                _ => Ok(tally),
+            }
+        });
+        // The engine works on this thread. On an engine error the chunks answered so far are still written.
+        let mut answering = Ok(());
+        for chunk in chunk_rx {
+            match engines.answer(&chunk, mode) {
+                Ok(answers) => {
+                    chunk_size.store(self::chunk_size(engines), Ordering::Relaxed);
+                    if answered_tx.send((chunk, answers)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    answering = Err(e);
+                    break;
+                }
+            }
+        }
+        drop(answered_tx);
+        let tally = writing.join().expect("the writer thread does not panic")?;
+        let read_error = reading.join().expect("the reader thread does not panic");
+        answering.map(|()| (tally, read_error))
+    })
+}
+
+/// Puzzles per chunk for the engine in use.
+fn chunk_size(engines: &Engines) -> usize {
+    if engines.prefers_large_chunks() {
+        GPU_CHUNK
+    } else {
+        CPU_CHUNK
+    }
 }
 
 /// A progress bar on standard error, only when it is a terminal.
