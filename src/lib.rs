@@ -7,4 +7,5 @@
 #[cfg(all(feature = "web", target_arch = "wasm32"))]
 pub mod app;
 pub mod gpu;
+pub mod queens;
 pub mod sudoku;

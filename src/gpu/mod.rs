@@ -4,6 +4,7 @@
 //! web app share the same kernel drivers.
 
 mod context;
+pub mod queens;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;

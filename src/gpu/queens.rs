@@ -1,0 +1,422 @@
+//! N-Queens on the GPU: the host cuts the search into nodes ([`crate::queens::prefix`]); the WGSL kernel
+//! `shaders/queens.wgsl` runs persistent lanes that take nodes one after another and park their search between
+//! dispatches; the host adds the lanes' 64-bit counts. The steps per dispatch follow its measured time, so each
+//! stays short (a browser kills a long one) and the caller sees progress between them and may cancel.
+
+use bytemuck::{Pod, Zeroable};
+use web_time::{Duration, Instant};
+use wgpu::util::DeviceExt;
+
+use super::{GpuContext, GpuError, readback};
+use crate::queens::counter::{Classes, Node};
+use crate::queens::prefix;
+
+/// Mirrors `Params` in `queens.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct QueensParams {
+    /// Board size.
+    pub n: u32,
+    /// Nodes in the cut.
+    pub nodes: u32,
+    /// Search steps per lane in one dispatch.
+    pub budget: u32,
+    /// Lanes (invocations that do work).
+    pub lanes: u32,
+}
+
+/// Mirrors `Lane` in `queens.wgsl`: one lane's parked search (only the GPU reads it; the host sizes it).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct LaneState {
+    /// busy, branch, start, row, left, down, right, spilled_left, spilled_right, and 3 words of padding.
+    pub header: [u32; 12],
+    /// Each row's untried candidates.
+    pub stack: [u32; 32],
+    /// Each row's queen.
+    pub board: [u32; 32],
+}
+
+/// Mirrors `Control` in `queens.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct QueensControl {
+    /// The next node to hand out.
+    pub next: u32,
+    /// Nodes finished.
+    pub finished: u32,
+    /// Lanes still searching at the end of the last dispatch.
+    pub busy: u32,
+    /// Padding to 16 bytes.
+    pub pad: u32,
+}
+
+/// Mirrors `Node` in `queens.wgsl`: a partial board, packed.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
+pub struct QueensNode {
+    /// The next row to place.
+    pub row: u32,
+    /// Columns attacked along the down-left diagonals.
+    pub left: u32,
+    /// Columns taken.
+    pub down: u32,
+    /// Columns attacked along the down-right diagonals.
+    pub right: u32,
+    /// Bit 31: the corner branch; low byte: its `bound1`.
+    pub branch: u32,
+    /// The placed rows' columns, one byte each, row 0 in the lowest byte of word 0.
+    pub board: [u32; 4],
+}
+
+/// The deepest cut a packed node can hold.
+pub const MAX_CUT_ROW: u32 = 16;
+
+impl QueensNode {
+    /// Packs a node cut at most [`MAX_CUT_ROW`] rows deep.
+    pub fn pack(node: &Node) -> Self {
+        assert!(
+            node.row <= MAX_CUT_ROW,
+            "a cut deeper than {MAX_CUT_ROW} rows"
+        );
+        let mut board = [0u32; 4];
+        for (r, bit) in node.board[..node.row as usize].iter().enumerate() {
+            board[r / 4] |= bit.trailing_zeros() << ((r % 4) * 8);
+        }
+        Self {
+            row: node.row,
+            left: node.left,
+            down: node.down,
+            right: node.right,
+            branch: (u32::from(node.branch.corner) << 31) | node.branch.bound1,
+            board,
+        }
+    }
+}
+
+/// Invocations per workgroup (`@workgroup_size` in the shader).
+const GROUP: u32 = 64;
+/// A dispatch aims at this long: far below the time a browser allows, long enough that submitting costs little.
+const TARGET: Duration = Duration::from_millis(40);
+
+/// Tuning of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QueensConfig {
+    /// Nodes to aim for in the cut (`None`: chosen from N and the device).
+    pub nodes: Option<usize>,
+}
+
+/// What a GPU count did besides counting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueensStats {
+    /// Nodes in the cut.
+    pub nodes: u64,
+    /// The row the search was cut at.
+    pub cut_row: u32,
+    /// Dispatches submitted.
+    pub dispatches: u64,
+}
+
+/// The compiled kernel.
+pub struct QueensKernel {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl QueensKernel {
+    /// Compiles the shader; validation errors come back as [`GpuError::Api`].
+    pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::include_wgsl!("../../shaders/queens.wgsl"));
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("queens"),
+                entries: &[
+                    entry(0, wgpu::BufferBindingType::Uniform),
+                    entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
+                    entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
+                    entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
+                    entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
+                ],
+            });
+        let pipeline_layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("queens"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+        let pipeline = ctx
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("queens"),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("count"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Api(format!(
+                "the N-Queens kernel did not compile: {error}"
+            )));
+        }
+        let kernel = Self { layout, pipeline };
+        // Drivers may finish compiling on the first dispatch: a small board now keeps that out of the first count.
+        kernel
+            .count(ctx, 8, QueensConfig::default(), &mut |_, _| true)
+            .await?;
+        Ok(kernel)
+    }
+
+    /// The cut for `n`: nodes enough to fill the device many times over (subtrees differ wildly in size), as
+    /// many as one storage binding holds at most.
+    fn cut(&self, ctx: &GpuContext, n: u32, config: QueensConfig) -> u32 {
+        let by_memory = (ctx
+            .limits
+            .max_storage_buffer_binding_size
+            .min(ctx.limits.max_buffer_size)
+            / size_of::<QueensNode>() as u64)
+            .min(u64::from(u32::MAX / GROUP)) as usize;
+        let wanted = config
+            .nodes
+            .unwrap_or(match n {
+                ..=14 => 1 << 14,
+                15..=17 => 1 << 17,
+                18..=19 => 1 << 20,
+                _ => 1 << 22,
+            })
+            .min(by_memory);
+        let deepest = MAX_CUT_ROW.min(n.saturating_sub(2)).max(2);
+        let mut row = 2;
+        while row < deepest && prefix::count_nodes(n, row) < wanted {
+            if prefix::count_nodes(n, row + 1) > by_memory {
+                break;
+            }
+            row += 1;
+        }
+        row
+    }
+
+    /// Counts the solutions of an `n`-board (1..=32). `progress(done, total)` (nodes) is called after each
+    /// dispatch; returning false cancels.
+    pub async fn count(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        config: QueensConfig,
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<(Classes, QueensStats), GpuError> {
+        let mut stats = QueensStats::default();
+        if n < 4 {
+            // No branch to search: N = 1 is answered by `Classes::tally`, 2 and 3 have no solution.
+            let _ = progress(0, 0);
+            return Ok((Classes::default(), stats));
+        }
+        let row = self.cut(ctx, n, config);
+        let mut packed = Vec::new();
+        prefix::visit(n, row, &mut |node| packed.push(QueensNode::pack(node)));
+        stats.nodes = packed.len() as u64;
+        stats.cut_row = row;
+        let (classes, dispatches) = self.count_nodes(ctx, n, &packed, progress).await?;
+        stats.dispatches = dispatches;
+        Ok((classes, stats))
+    }
+
+    /// Finishes the given nodes of an `n`-board: their classes and the number of dispatches it took.
+    pub async fn count_nodes(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        packed: &[QueensNode],
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<(Classes, u64), GpuError> {
+        let total = packed.len() as u32;
+        if total == 0 {
+            return Ok((Classes::default(), 0));
+        }
+        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let binding = ctx
+            .limits
+            .max_storage_buffer_binding_size
+            .min(ctx.limits.max_buffer_size);
+        // Enough lanes to fill a large GPU several times over; a CPU adapter has few cores.
+        let lanes = (if software { 1 << 10 } else { 1 << 18 })
+            .min(binding / size_of::<LaneState>() as u64)
+            .min(u64::from(total)) as u32;
+        // lavapipe stops an invocation's loops after 65,535 iterations in all: stay far below.
+        let max_budget = if software { 1 << 10 } else { 1 << 20 };
+        let device = &ctx.device;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let storage = |label, size: u64, extra| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::STORAGE | extra,
+                mapped_at_creation: false,
+            })
+        };
+        let readable = |label, size: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("queens params"),
+            size: size_of::<QueensParams>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let nodes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("queens nodes"),
+            contents: bytemuck::cast_slice(packed),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        // Fresh buffers are zeroed: every lane starts idle with zero counts.
+        let lane_states = storage(
+            "queens lanes",
+            u64::from(lanes) * size_of::<LaneState>() as u64,
+            wgpu::BufferUsages::empty(),
+        );
+        let control = storage(
+            "queens control",
+            size_of::<QueensControl>() as u64,
+            wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        );
+        let counts_size = u64::from(lanes) * 6 * 4;
+        let counts = storage("queens counts", counts_size, wgpu::BufferUsages::COPY_SRC);
+        let control_read = readable("queens control read", size_of::<QueensControl>() as u64);
+        let counts_read = readable("queens counts read", counts_size);
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Api(format!(
+                "not enough GPU memory for {total} nodes and {lanes} lanes: {error}"
+            )));
+        }
+        let buffers = [&params, &nodes, &lane_states, &control, &counts];
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, buffer)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("queens"),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        // Start small: the first dispatch measures how fast lanes step on this device and board.
+        let mut budget = 256u32;
+        let mut dispatches = 0u64;
+        loop {
+            ctx.queue.write_buffer(
+                &params,
+                0,
+                bytemuck::bytes_of(&QueensParams {
+                    n,
+                    nodes: total,
+                    budget,
+                    lanes,
+                }),
+            );
+            // `busy` is recounted by every dispatch.
+            ctx.queue
+                .write_buffer(&control, 8, bytemuck::bytes_of(&0u32));
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&self.pipeline);
+                pass.set_bind_group(0, &bind_group, &[]);
+                pass.dispatch_workgroups(lanes.div_ceil(GROUP), 1, 1);
+            }
+            encoder.copy_buffer_to_buffer(&control, 0, &control_read, 0, None);
+            let started = Instant::now();
+            ctx.queue.submit([encoder.finish()]);
+            let state: QueensControl =
+                *bytemuck::from_bytes(&readback::read(ctx, &control_read).await?);
+            let took = started.elapsed();
+            dispatches += 1;
+            if !progress(u64::from(state.finished.min(total)), u64::from(total)) {
+                return Err(GpuError::Cancelled);
+            }
+            if state.next >= total && state.busy == 0 {
+                break;
+            }
+            // Aim the next dispatch at TARGET, changing at most 4× at a time.
+            let scale = (TARGET.as_secs_f64() / took.as_secs_f64().max(1e-4)).clamp(0.25, 4.0);
+            budget = ((f64::from(budget) * scale) as u32).clamp(16, max_budget);
+        }
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&counts, 0, &counts_read, 0, None);
+        ctx.queue.submit([encoder.finish()]);
+        let words: Vec<u32> =
+            bytemuck::cast_slice(&readback::read(ctx, &counts_read).await?).to_vec();
+        let mut classes = Classes::default();
+        for lane in words.chunks_exact(6) {
+            let wide = |k: usize| u64::from(lane[k]) | (u64::from(lane[k + 1]) << 32);
+            classes.add(&Classes {
+                c2: wide(0),
+                c4: wide(2),
+                c8: wide(4),
+            });
+        }
+        Ok((classes, dispatches))
+    }
+
+    /// [`QueensKernel::count`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn count_blocking(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        config: QueensConfig,
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<(Classes, QueensStats), GpuError> {
+        pollster::block_on(self.count(ctx, n, config, progress))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::prefix::nodes;
+
+    #[test]
+    fn layouts_match_the_shader() {
+        // WGSL: Params and Control are four u32 (16 bytes); Node is five u32 and array<u32, 4> (36 bytes,
+        // 4-byte aligned); Lane is twelve u32 and two array<u32, 32> (304 bytes).
+        assert_eq!(size_of::<QueensParams>(), 16);
+        assert_eq!(size_of::<QueensControl>(), 16);
+        assert_eq!(size_of::<QueensNode>(), 36);
+        assert_eq!(size_of::<LaneState>(), 304);
+    }
+
+    #[test]
+    fn packing_keeps_the_columns() {
+        let node = nodes(12, 6)[100];
+        let packed = QueensNode::pack(&node);
+        for r in 0..node.row as usize {
+            let column = (packed.board[r / 4] >> ((r % 4) * 8)) & 0xff;
+            assert_eq!(1 << column, node.board[r]);
+        }
+        assert_eq!(packed.branch & 0xff, node.branch.bound1);
+        assert_eq!(packed.branch >> 31, u32::from(node.branch.corner));
+    }
+}

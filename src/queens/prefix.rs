@@ -1,0 +1,134 @@
+//! The node layer: the search cut at a fixed row into independent partial boards, each finished by a thread, a
+//! Web Worker or one GPU invocation. The pruning rules are the counter's own ([`Branch::restrict`]), so the
+//! nodes' counts add up to exactly the counter's.
+
+use super::counter::{Branch, Classes, Node, branches, count_node};
+
+/// Every partial board of an `n`-board with the rows above `row` placed (`row` is kept between the branches'
+/// first free row and the row before the last, so no solution is completed while cutting).
+pub fn nodes(n: u32, row: u32) -> Vec<Node> {
+    let mut out = Vec::new();
+    visit(n, row, &mut |node| out.push(*node));
+    out
+}
+
+/// [`nodes`] one at a time, in the same order, without holding them all.
+pub fn visit(n: u32, row: u32, each: &mut dyn FnMut(&Node)) {
+    for branch in branches(n) {
+        let root = branch.root();
+        let stop = row.clamp(root.row, n - 2);
+        expand(&branch, root, stop, each);
+    }
+}
+
+fn expand(branch: &Branch, node: Node, stop: u32, each: &mut dyn FnMut(&Node)) {
+    if node.row == stop {
+        each(&node);
+        return;
+    }
+    let free = super::full_mask(branch.n) & !(node.left | node.down | node.right);
+    let mut free = branch.restrict(node.row, node.down, free);
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        let mut child = node;
+        child.board[node.row as usize] = bit;
+        child.row += 1;
+        child.left = (node.left | bit) << 1;
+        child.down = node.down | bit;
+        child.right = (node.right | bit) >> 1;
+        expand(branch, child, stop, each);
+    }
+}
+
+/// How many nodes a cut at `row` has.
+pub fn count_nodes(n: u32, row: u32) -> usize {
+    let mut count = 0;
+    visit(n, row, &mut |_| count += 1);
+    count
+}
+
+/// The row to cut at so that an `n`-board gives roughly `wanted` nodes: the tree widens by about a factor
+/// (n − row) / 3 per row near the top, so a few steps of that estimate are enough.
+pub fn row_for(n: u32, wanted: usize) -> u32 {
+    let mut row = 2;
+    let mut estimate = branches(n).len() as f64;
+    while row + 3 < n && estimate < wanted as f64 {
+        estimate *= f64::from(n - row) / 3.0;
+        row += 1;
+    }
+    row
+}
+
+/// Counts an `n`-board on every core (natively): the nodes of a cut are shared out by rayon.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn count_parallel(n: u32) -> Classes {
+    use rayon::prelude::*;
+    // Many more nodes than threads: subtrees differ wildly in size, and work stealing evens them out.
+    let cut = nodes(n, row_for(n, rayon::current_num_threads() * 256));
+    cut.par_iter()
+        .fold(Classes::default, |mut classes, node| {
+            count_node(node, &mut classes);
+            classes
+        })
+        .reduce(Classes::default, |mut a, b| {
+            a.add(&b);
+            a
+        })
+}
+
+/// Counts the nodes of a cut whose index is `shard` modulo `shards` (one Web Worker's share).
+pub fn count_shard(n: u32, row: u32, shard: usize, shards: usize) -> Classes {
+    let mut classes = Classes::default();
+    for node in nodes(n, row).iter().skip(shard).step_by(shards.max(1)) {
+        count_node(node, &mut classes);
+    }
+    classes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::count;
+
+    #[test]
+    fn every_cut_adds_up_to_the_whole_count() {
+        for n in 4..=11 {
+            let whole = count(n);
+            for row in 1..n {
+                let mut sum = Classes::default();
+                for node in nodes(n, row) {
+                    count_node(&node, &mut sum);
+                }
+                assert_eq!(sum, whole, "N={n}, cut at row {row}");
+            }
+        }
+    }
+
+    #[test]
+    fn shards_add_up() {
+        let mut sum = Classes::default();
+        for shard in 0..5 {
+            sum.add(&count_shard(10, 4, shard, 5));
+        }
+        assert_eq!(sum, count(10));
+    }
+
+    #[test]
+    fn cuts_grow_with_the_wish() {
+        let small = nodes(16, row_for(16, 100)).len();
+        let large = nodes(16, row_for(16, 100_000)).len();
+        assert!(
+            small >= 20 && large > 20_000 && large > small,
+            "{small} {large}"
+        );
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn parallel_matches_serial() {
+        for n in [1, 4, 8, 12] {
+            assert_eq!(count_parallel(n), count(n), "N={n}");
+        }
+    }
+}
