@@ -159,3 +159,39 @@ fn auto_says_which_engine_ran_and_why() {
     // still too small to be worth a dispatch.
     assert!(stats.contains("engine       cpu"), "{stats}");
 }
+
+#[test]
+fn queens_prints_counts_that_match_the_published_ones() {
+    let out = forkboard(&["queens", "--range", "1..10", "--engine", "cpu"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 10);
+    assert_eq!(&rows[7][..3], ["8", "92", "12"]);
+    assert_eq!(&rows[9][..3], ["10", "724", "92"]);
+    assert!(rows.iter().all(|r| r[4] == "matches"), "{table}");
+
+    let gpu = forkboard(&["queens", "11", "--engine", "gpu"], b"");
+    assert!(gpu.status.success(), "{}", text(&gpu.stderr));
+    let row = text(&gpu.stdout);
+    assert!(row.contains("2680") && row.contains(" 341 ") && row.contains("gpu "), "{row}");
+}
+
+#[test]
+fn queens_refuses_bad_sizes_clearly() {
+    for (args, message) in [
+        (vec!["queens", "0"], "N must be between 1 and 32, not 0"),
+        (vec!["queens", "33"], "N must be between 1 and 32, not 33"),
+        (vec!["queens", "eight"], "whole number"),
+        (vec!["queens", "--range", "9..3"], "empty"),
+        (vec!["queens"], "give a board size"),
+    ] {
+        let out = forkboard(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+    }
+}

@@ -110,6 +110,16 @@ impl Branch {
     #[inline(always)]
     pub fn restrict(&self, row: u32, down: u32, free: u32) -> u32 {
         if self.corner {
+            self.restrict_as::<true>(row, down, free)
+        } else {
+            self.restrict_as::<false>(row, down, free)
+        }
+    }
+
+    /// [`Branch::restrict`] with the branch kind known at compile time.
+    #[inline(always)]
+    fn restrict_as<const CORNER: bool>(&self, row: u32, down: u32, free: u32) -> u32 {
+        if CORNER {
             // Column 1 stays free above row bound1: otherwise the diagonal mirror is the smaller board.
             if row < self.bound1 { free & !2 } else { free }
         } else if row < self.bound1 {
@@ -302,7 +312,15 @@ pub fn count_node(node: &Node, classes: &mut Classes) {
         board: node.board,
         classes: Classes::default(),
     };
-    search.descend(node.row, node.left, node.down, node.right);
+    if node.row == search.last {
+        // Only the last row is left (a cut this deep happens only on tiny boards).
+        let free = search.mask & !(node.left | node.down | node.right);
+        search.tally(free);
+    } else if node.branch.corner {
+        search.descend::<true>(node.row, node.left, node.down, node.right);
+    } else {
+        search.descend::<false>(node.row, node.left, node.down, node.right);
+    }
     classes.add(&search.classes);
 }
 
@@ -316,24 +334,44 @@ struct Search {
 }
 
 impl Search {
-    fn descend(&mut self, row: u32, left: u32, down: u32, right: u32) {
+    /// Places rows `row..last` (`row < last`). `CORNER` is the branch kind as a constant, so each kind gets
+    /// its own compiled loop without the other's rules.
+    fn descend<const CORNER: bool>(&mut self, row: u32, left: u32, down: u32, right: u32) {
         let free = self.mask & !(left | down | right);
-        if row == self.last {
-            match self.branch.leaf(&mut self.board, free) {
-                Class::Skip => {}
-                Class::Two => self.classes.c2 += 1,
-                Class::Four => self.classes.c4 += 1,
-                Class::Eight => self.classes.c8 += 1,
-            }
-            return;
-        }
-        let mut free = self.branch.restrict(row, down, free);
+        let mut free = self.branch.restrict_as::<CORNER>(row, down, free);
         while free != 0 {
             // The lowest free column; two's complement isolates it.
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            self.board[row as usize] = bit;
-            self.descend(row + 1, (left | bit) << 1, down | bit, (right | bit) >> 1);
+            let (left, down, right) = ((left | bit) << 1, down | bit, (right | bit) >> 1);
+            if row + 1 == self.last {
+                // The last row's queen is forced: no call for it.
+                let last_free = self.mask & !(left | down | right);
+                if last_free != 0 {
+                    if CORNER {
+                        self.classes.c8 += 1;
+                    } else {
+                        self.board[row as usize] = bit;
+                        self.tally(last_free);
+                    }
+                }
+            } else {
+                if !CORNER {
+                    // Corner boards never need classifying, so only side branches keep the board.
+                    self.board[row as usize] = bit;
+                }
+                self.descend::<CORNER>(row + 1, left, down, right);
+            }
+        }
+    }
+
+    /// Classifies a board whose last row can take `free` and counts it.
+    fn tally(&mut self, free: u32) {
+        match self.branch.leaf(&mut self.board, free) {
+            Class::Skip => {}
+            Class::Two => self.classes.c2 += 1,
+            Class::Four => self.classes.c4 += 1,
+            Class::Eight => self.classes.c8 += 1,
         }
     }
 }

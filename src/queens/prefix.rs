@@ -60,15 +60,20 @@ pub fn row_for(n: u32, wanted: usize) -> u32 {
     row
 }
 
-/// Counts an `n`-board on every core (natively): the nodes of a cut are shared out by rayon.
+/// Counts an `n`-board on every core (natively): the nodes of a cut are shared out by rayon. `progress(done,
+/// total)` hears of each finished node (from any thread).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn count_parallel(n: u32) -> Classes {
+pub fn count_parallel(n: u32, progress: &(dyn Fn(u64, u64) + Sync)) -> Classes {
     use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     // Many more nodes than threads: subtrees differ wildly in size, and work stealing evens them out.
     let cut = nodes(n, row_for(n, rayon::current_num_threads() * 256));
+    let total = cut.len() as u64;
+    let done = AtomicU64::new(0);
     cut.par_iter()
         .fold(Classes::default, |mut classes, node| {
             count_node(node, &mut classes);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             classes
         })
         .reduce(Classes::default, |mut a, b| {
@@ -128,7 +133,7 @@ mod tests {
     #[test]
     fn parallel_matches_serial() {
         for n in [1, 4, 8, 12] {
-            assert_eq!(count_parallel(n), count(n), "N={n}");
+            assert_eq!(count_parallel(n, &|_, _| {}), count(n), "N={n}");
         }
     }
 }

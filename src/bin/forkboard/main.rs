@@ -2,6 +2,7 @@
 
 mod engine;
 mod input;
+mod queens;
 mod solve;
 mod verify;
 
@@ -23,7 +24,7 @@ const EXIT_ERROR: u8 = 2;
 #[command(
     name = "forkboard",
     version,
-    about = "Solve, count and verify Sudoku from 4×4 to 25×25"
+    about = "Solve, count and verify Sudoku from 4×4 to 25×25; count N-Queens solutions"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -36,6 +37,8 @@ enum Command {
     Solve(SolveArgs),
     /// Check that every grid of a file is a complete, valid solution (and matches its puzzle, for CSV).
     Verify(VerifyArgs),
+    /// Count the solutions of the N-Queens puzzle: total, and unique up to rotation and reflection.
+    Queens(QueensArgs),
 }
 
 /// Where puzzles come from and how they are written.
@@ -91,6 +94,25 @@ struct SolveArgs {
 }
 
 #[derive(Args)]
+struct QueensArgs {
+    /// The board size, 1 to 32.
+    #[arg(allow_hyphen_values = true)]
+    n: Option<String>,
+    /// Count every N from A to B (inclusive) and print a table.
+    #[arg(long, value_name = "A..B")]
+    range: Option<String>,
+    /// The engine to count on (`auto`: the GPU from N = 12 when a hardware one is present).
+    #[arg(long, value_enum, default_value = "auto")]
+    engine: Engine,
+    /// Worker threads for the CPU (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Nodes to cut the search into for the GPU (default: chosen from N and the device).
+    #[arg(long, value_name = "COUNT")]
+    gpu_nodes: Option<usize>,
+}
+
+#[derive(Args)]
 struct VerifyArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -101,6 +123,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Queens(args) => queens::run(args),
     };
     match result {
         Ok(all_good) => ExitCode::from(if all_good { EXIT_OK } else { EXIT_SOME_FAILED }),

@@ -1,0 +1,200 @@
+//! `forkboard queens`: N-Queens totals and unique counts for one N or a range, on the CPU or the GPU.
+
+use std::io::{self, IsTerminal};
+use std::ops::RangeInclusive;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use web_time::Instant;
+
+use forkboard::gpu::GpuContext;
+use forkboard::gpu::queens::{QueensConfig, QueensKernel};
+use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
+
+use crate::{Engine, QueensArgs};
+
+/// Below this N the CPU answers before a GPU would have its buffers ready.
+const AUTO_GPU_MIN: u32 = 12;
+
+/// The engine of one run: the CPU, or a ready GPU kernel.
+struct Engines {
+    gpu: Option<(GpuContext, QueensKernel)>,
+    choice: Engine,
+    note: Option<String>,
+}
+
+impl Engines {
+    fn new(choice: Engine) -> Result<Self, String> {
+        let open = || -> Result<(GpuContext, QueensKernel), String> {
+            let ctx = GpuContext::new_blocking().map_err(|e| e.to_string())?;
+            let kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+            Ok((ctx, kernel))
+        };
+        let mut engines = Self {
+            gpu: None,
+            choice,
+            note: None,
+        };
+        match choice {
+            Engine::Cpu => {}
+            Engine::Gpu => engines.gpu = Some(open().map_err(|e| format!("--engine gpu: {e}"))?),
+            Engine::Auto => match open() {
+                Ok((ctx, _)) if ctx.info.device_type == wgpu::DeviceType::Cpu => {
+                    engines.note = Some(format!(
+                        "the only GPU adapter, {}, is a software one",
+                        ctx.describe()
+                    ));
+                }
+                Ok(gpu) => engines.gpu = Some(gpu),
+                Err(e) => engines.note = Some(format!("no GPU: {e}")),
+            },
+        }
+        Ok(engines)
+    }
+
+    /// Counts one N; returns the classes and the engine that did it.
+    fn count(
+        &mut self,
+        n: u32,
+        config: QueensConfig,
+        bar: &ProgressBar,
+    ) -> Result<(Classes, String), String> {
+        let on_gpu = match self.choice {
+            Engine::Cpu => false,
+            Engine::Gpu => true,
+            Engine::Auto => n >= AUTO_GPU_MIN,
+        };
+        if let (true, Some((ctx, kernel))) = (on_gpu, &self.gpu) {
+            let run = kernel.count_blocking(ctx, n, config, &mut |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+                true
+            });
+            match run {
+                Ok((classes, stats)) => {
+                    let engine = format!(
+                        "gpu {} ({} nodes cut at row {}, {} dispatches)",
+                        ctx.describe(),
+                        stats.nodes,
+                        stats.cut_row,
+                        stats.dispatches
+                    );
+                    return Ok((classes, engine));
+                }
+                Err(e) if matches!(self.choice, Engine::Auto) => {
+                    eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
+                    self.note = Some(format!("the GPU failed mid-run ({e})"));
+                    self.gpu = None;
+                }
+                Err(e) => return Err(format!("the GPU failed: {e}")),
+            }
+        }
+        let classes = prefix::count_parallel(n, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+        Ok((
+            classes,
+            format!("cpu ({} threads)", rayon::current_num_threads()),
+        ))
+    }
+}
+
+/// Reads `A..B` (or `A..=B`), both ends in 1..=32.
+fn parse_range(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("--range takes A..B (e.g. 4..16), not {text:?}"))?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let (a, b) = (
+        parse_n(a).map_err(|e| format!("--range start: {e}"))?,
+        parse_n(b).map_err(|e| format!("--range end: {e}"))?,
+    );
+    if a > b {
+        return Err(format!(
+            "--range {a}..{b} is empty: the start is past the end"
+        ));
+    }
+    Ok(a..=b)
+}
+
+/// Runs the command; `Ok(false)` when a count disagrees with the published one.
+pub fn run(args: QueensArgs) -> Result<bool, String> {
+    let sizes = match (&args.n, &args.range) {
+        (Some(_), Some(_)) => return Err("give either N or --range A..B, not both".into()),
+        (Some(n), None) => {
+            let n = parse_n(n).map_err(|e| e.to_string())?;
+            n..=n
+        }
+        (None, Some(range)) => parse_range(range)?,
+        (None, None) => return Err("give a board size N (1 to 32) or --range A..B".into()),
+    };
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    }
+    let mut engines = Engines::new(args.engine)?;
+    let config = QueensConfig {
+        nodes: args.gpu_nodes,
+    };
+    println!(
+        "{:>2}  {:>20}  {:>19}  {:>10}  {:<9}  engine",
+        "N", "total", "unique", "seconds", "published"
+    );
+    let mut all_match = true;
+    for n in sizes {
+        let bar = progress_bar();
+        let started = Instant::now();
+        let (classes, engine) = engines.count(n, config, &bar)?;
+        let seconds = started.elapsed().as_secs_f64();
+        bar.finish_and_clear();
+        let tally = classes.tally(n);
+        let published = match known(n) {
+            Some(expected) if expected == tally => "matches".to_string(),
+            Some(Tally { total, unique }) => {
+                all_match = false;
+                format!("DIFFERS (published {total} / {unique})")
+            }
+            None => "-".to_string(),
+        };
+        println!(
+            "{n:>2}  {:>20}  {:>19}  {seconds:>10.3}  {published:<9}  {engine}",
+            tally.total, tally.unique
+        );
+    }
+    if let Some(note) = &engines.note {
+        eprintln!("note: {note}");
+    }
+    Ok(all_match)
+}
+
+/// A bar over nodes on standard error, only when it is a terminal.
+fn progress_bar() -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:40} {percent:>3}% of the nodes, eta {eta}")
+            .expect("a valid template"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked() {
+        assert_eq!(parse_range("4..8"), Ok(4..=8));
+        assert_eq!(parse_range("4..=8"), Ok(4..=8));
+        assert!(parse_range("8..4").unwrap_err().contains("empty"));
+        assert!(
+            parse_range("0..4")
+                .unwrap_err()
+                .contains("between 1 and 32")
+        );
+        assert!(parse_range("4-8").unwrap_err().contains("A..B"));
+        assert!(parse_range("4..x").unwrap_err().contains("whole number"));
+    }
+}
