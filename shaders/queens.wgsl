@@ -64,9 +64,19 @@ struct Control {
 // Six u32 per lane: (c2, c4, c8) as (low, high) pairs, over every node the lane finished.
 @group(0) @binding(4) var<storage, read_write> lane_counts: array<u32>;
 
-// One bit per row: its queen's column. `stack[r]`: row r's candidates not yet tried.
-var<private> board: array<u32, 32>;
-var<private> stack: array<u32, 32>;
+// Per invocation, one word per row: `boards`, the row's queen (one bit); `stacks`, the row's candidates not yet
+// tried. In workgroup memory, not private arrays: a dynamically indexed private array lands in slow local memory
+// on most GPUs. Row-major with the invocation innermost, so the 64 invocations touch 64 consecutive words (no
+// bank conflicts). 2 × 8 KiB, within WebGPU's default 16 KiB of workgroup storage.
+var<workgroup> boards: array<u32, 2048>;
+var<workgroup> stacks: array<u32, 2048>;
+// This invocation's column in `boards` and `stacks`.
+var<private> slot: u32;
+
+// Where row r's word of this invocation is. Masking the row keeps every access in bounds by construction.
+fn at(r: u32) -> u32 {
+    return (r & 31u) * 64u + slot;
+}
 
 // The branch's pruning constants (see `Branch` in counter.rs).
 struct Rules {
@@ -97,53 +107,53 @@ fn prune(r: Rules, row: u32, down: u32, free: u32) -> u32 {
 // 0: skip (a rotation is smaller), 1: class of 2, 2: class of 4, 3: class of 8. The board's last row is set.
 fn classify(r: Rules) -> u32 {
     let last = r.last;
-    if board[r.bound2] == 1u {
+    if boards[at(r.bound2)] == 1u {
         var own = 1u;
         var ptn = 2u;
         loop {
             if own > last { return 1u; }
             var bit = 1u;
             var you = last;
-            while board[you] != ptn && board[own] >= bit {
+            while boards[at(you)] != ptn && boards[at(own)] >= bit {
                 bit <<= 1u;
                 you -= 1u;
             }
-            if board[own] > bit { return 0u; }
-            if board[own] < bit { break; }
+            if boards[at(own)] > bit { return 0u; }
+            if boards[at(own)] < bit { break; }
             own += 1u;
             ptn <<= 1u;
         }
     }
-    if board[last] == r.endbit {
+    if boards[at(last)] == r.endbit {
         var own = 1u;
         var you = last - 1u;
         loop {
             if own > last { return 2u; }
             var bit = 1u;
             var ptn = r.topbit;
-            while ptn != board[you] && board[own] >= bit {
+            while ptn != boards[at(you)] && boards[at(own)] >= bit {
                 bit <<= 1u;
                 ptn >>= 1u;
             }
-            if board[own] > bit { return 0u; }
-            if board[own] < bit { break; }
+            if boards[at(own)] > bit { return 0u; }
+            if boards[at(own)] < bit { break; }
             own += 1u;
             you -= 1u;
         }
     }
-    if board[r.bound1] == r.topbit {
+    if boards[at(r.bound1)] == r.topbit {
         var own = 1u;
         var ptn = r.topbit >> 1u;
         loop {
             if own > last { break; }
             var bit = 1u;
             var you = 0u;
-            while board[you] != ptn && board[own] >= bit {
+            while boards[at(you)] != ptn && boards[at(own)] >= bit {
                 bit <<= 1u;
                 you += 1u;
             }
-            if board[own] > bit { return 0u; }
-            if board[own] < bit { break; }
+            if boards[at(own)] > bit { return 0u; }
+            if boards[at(own)] < bit { break; }
             own += 1u;
             ptn >>= 1u;
         }
@@ -175,8 +185,9 @@ fn rules_of(n: u32, branch: u32) -> Rules {
 }
 
 @compute @workgroup_size(64)
-fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let lane = gid.x;
+    slot = lid;
     if lane >= params.lanes { return; }
     let n = params.n;
     let last = n - 1u;
@@ -197,8 +208,8 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var k = 0u; k < 6u; k++) { counts[k] = lane_counts[lane * 6u + k]; }
     if busy != 0u {
         for (var r = 0u; r <= row; r++) {
-            stack[r] = lanes[lane].stack[r];
-            board[r] = lanes[lane].board[r];
+            stacks[at(r)] = lanes[lane].stack[r];
+            boards[at(r)] = lanes[lane].board[r];
         }
     }
     var rules = rules_of(n, branch);
@@ -214,7 +225,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
             rules = rules_of(n, branch);
             for (var r = 0u; r < node.row; r++) {
                 let column = (node.board[r / 4u] >> ((r % 4u) * 8u)) & 0xffu;
-                board[r] = 1u << column;
+                boards[at(r)] = 1u << column;
             }
             start = node.row;
             row = start;
@@ -223,12 +234,12 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
             right = node.right;
             spilled_left = 0u;
             spilled_right = 0u;
-            stack[row] = prune(rules, row, down, mask & ~(left | down | right));
+            stacks[at(row)] = prune(rules, row, down, mask & ~(left | down | right));
             busy = 1u;
         }
         if steps >= params.budget { break; }
         steps += 1u;
-        let free = stack[row];
+        let free = stacks[at(row)];
         if free == 0u {
             if row == start {
                 busy = 0u;
@@ -239,41 +250,46 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
             // out of the word. A lost bit would not matter to this row's children, but after further back-ups
             // it would shift back onto the board.
             row -= 1u;
-            let bit = board[row];
+            let bit = boards[at(row)];
             down ^= bit;
             left = ((left >> 1u) | (((spilled_left >> row) & 1u) << 31u)) & ~bit;
             right = ((right << 1u) | ((spilled_right >> row) & 1u)) & ~bit;
             continue;
         }
-        // The lowest candidate (two's complement isolates it).
-        let bit = free & (~free + 1u);
-        stack[row] = free ^ bit;
-        board[row] = bit;
-        let next_left = (left | bit) << 1u;
-        let next_down = down | bit;
-        let next_right = (right | bit) >> 1u;
         if row + 1u == last {
-            // The last row: its queen is forced, classify the board right here instead of descending.
-            let last_free = mask & ~(next_left | next_down | next_right);
-            if last_free != 0u {
+            // The row before the last: each candidate leaves the last row at most one square, so all of this
+            // row's candidates are tried in this one step, with no stack traffic.
+            var rest = free;
+            loop {
+                if rest == 0u { break; }
+                let bit = rest & (~rest + 1u);
+                rest ^= bit;
+                let last_free = mask & ~(((left | bit) << 1u) | (down | bit) | ((right | bit) >> 1u));
+                if last_free == 0u { continue; }
                 if rules.corner {
                     bump(&counts, 4u);
                 } else if (last_free & rules.lastmask) == 0u {
-                    board[last] = last_free;
+                    boards[at(row)] = bit;
+                    boards[at(last)] = last_free;
                     let kind = classify(rules);
                     if kind != 0u { bump(&counts, (kind - 1u) * 2u); }
                 }
             }
-        } else {
-            let row_bit = 1u << row;
-            spilled_left = (spilled_left & ~row_bit) | (((left | bit) >> 31u) << row);
-            spilled_right = (spilled_right & ~row_bit) | (((right | bit) & 1u) << row);
-            row += 1u;
-            left = next_left;
-            down = next_down;
-            right = next_right;
-            stack[row] = prune(rules, row, down, mask & ~(left | down | right));
+            stacks[at(row)] = 0u;
+            continue;
         }
+        // The lowest candidate (two's complement isolates it).
+        let bit = free & (~free + 1u);
+        stacks[at(row)] = free ^ bit;
+        boards[at(row)] = bit;
+        let row_bit = 1u << row;
+        spilled_left = (spilled_left & ~row_bit) | (((left | bit) >> 31u) << row);
+        spilled_right = (spilled_right & ~row_bit) | (((right | bit) & 1u) << row);
+        row += 1u;
+        left = (left | bit) << 1u;
+        down = down | bit;
+        right = (right | bit) >> 1u;
+        stacks[at(row)] = prune(rules, row, down, mask & ~(left | down | right));
     }
 
     lanes[lane].busy = busy;
@@ -289,8 +305,8 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
         lanes[lane].spilled_left = spilled_left;
         lanes[lane].spilled_right = spilled_right;
         for (var r = 0u; r <= row; r++) {
-            lanes[lane].stack[r] = stack[r];
-            lanes[lane].board[r] = board[r];
+            lanes[lane].stack[r] = stacks[at(r)];
+            lanes[lane].board[r] = boards[at(r)];
         }
     }
 }

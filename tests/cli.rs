@@ -178,7 +178,10 @@ fn queens_prints_counts_that_match_the_published_ones() {
     let gpu = forkboard(&["queens", "11", "--engine", "gpu"], b"");
     assert!(gpu.status.success(), "{}", text(&gpu.stderr));
     let row = text(&gpu.stdout);
-    assert!(row.contains("2680") && row.contains(" 341 ") && row.contains("gpu "), "{row}");
+    assert!(
+        row.contains("2680") && row.contains(" 341 ") && row.contains("gpu "),
+        "{row}"
+    );
 }
 
 #[test]
@@ -192,6 +195,10 @@ fn queens_refuses_bad_sizes_clearly() {
     ] {
         let out = forkboard(&args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
     }
 }

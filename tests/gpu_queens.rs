@@ -50,6 +50,7 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
                 12,
                 QueensConfig {
                     nodes: Some(wanted),
+                    lanes: None,
                 },
                 &mut |done, total| {
                     assert!(done >= last.0 && done <= total);
@@ -73,6 +74,7 @@ fn cancelling_stops_the_count() {
         13,
         QueensConfig {
             nodes: Some(100_000),
+            lanes: None,
         },
         &mut |_, _| false,
     );

@@ -104,10 +104,12 @@ const TARGET: Duration = Duration::from_millis(40);
 pub struct QueensConfig {
     /// Nodes to aim for in the cut (`None`: chosen from N and the device).
     pub nodes: Option<usize>,
+    /// Lanes (searching invocations; `None`: chosen from the device).
+    pub lanes: Option<u32>,
 }
 
 /// What a GPU count did besides counting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct QueensStats {
     /// Nodes in the cut.
     pub nodes: u64,
@@ -115,6 +117,8 @@ pub struct QueensStats {
     pub cut_row: u32,
     /// Dispatches submitted.
     pub dispatches: u64,
+    /// Host time spent cutting the search into nodes.
+    pub cut_seconds: f64,
 }
 
 /// The compiled kernel.
@@ -127,9 +131,20 @@ impl QueensKernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx
-            .device
-            .create_shader_module(wgpu::include_wgsl!("../../shaders/queens.wgsl"));
+        let source = wgpu::include_wgsl!("../../shaders/queens.wgsl");
+        // SAFETY: every index in the shader is in bounds by construction: rows are masked to 0..32 before
+        // indexing workgroup memory, and lanes, nodes and counts are indexed below `params.lanes` and
+        // `params.nodes`, which the host sets to the sizes of the buffers it binds. Every loop ends: the search
+        // steps at most `budget` times and each step retires a candidate. Dropping wgpu's injected bounds
+        // checks and loop counters matters here: they sit in the innermost loop.
+        #[cfg(not(target_arch = "wasm32"))]
+        let module = unsafe {
+            ctx.device
+                .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
+        };
+        // A browser checks the shader whatever we ask.
+        #[cfg(target_arch = "wasm32")]
+        let module = ctx.device.create_shader_module(source);
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -201,14 +216,21 @@ impl QueensKernel {
             })
             .min(by_memory);
         let deepest = MAX_CUT_ROW.min(n.saturating_sub(2)).max(2);
+        // Each row's count costs a walk of the cut: stop at the first row within 4× of the wish, so the walks
+        // add up to little more than the final cut.
         let mut row = 2;
-        while row < deepest && prefix::count_nodes(n, row) < wanted {
-            if prefix::count_nodes(n, row + 1) > by_memory {
+        while row < deepest {
+            let count = prefix::count_nodes(n, row);
+            if count > by_memory {
+                row -= 1;
+                break;
+            }
+            if count >= wanted / 4 {
                 break;
             }
             row += 1;
         }
-        row
+        row.max(2)
     }
 
     /// Counts the solutions of an `n`-board (1..=32). `progress(done, total)` (nodes) is called after each
@@ -226,12 +248,16 @@ impl QueensKernel {
             let _ = progress(0, 0);
             return Ok((Classes::default(), stats));
         }
+        let started = Instant::now();
         let row = self.cut(ctx, n, config);
         let mut packed = Vec::new();
         prefix::visit(n, row, &mut |node| packed.push(QueensNode::pack(node)));
+        stats.cut_seconds = started.elapsed().as_secs_f64();
         stats.nodes = packed.len() as u64;
         stats.cut_row = row;
-        let (classes, dispatches) = self.count_nodes(ctx, n, &packed, progress).await?;
+        let (classes, dispatches) = self
+            .count_nodes(ctx, n, &packed, config.lanes, progress)
+            .await?;
         stats.dispatches = dispatches;
         Ok((classes, stats))
     }
@@ -242,6 +268,7 @@ impl QueensKernel {
         ctx: &GpuContext,
         n: u32,
         packed: &[QueensNode],
+        lanes: Option<u32>,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, u64), GpuError> {
         let total = packed.len() as u32;
@@ -254,9 +281,13 @@ impl QueensKernel {
             .max_storage_buffer_binding_size
             .min(ctx.limits.max_buffer_size);
         // Enough lanes to fill a large GPU several times over; a CPU adapter has few cores.
-        let lanes = (if software { 1 << 10 } else { 1 << 18 })
-            .min(binding / size_of::<LaneState>() as u64)
-            .min(u64::from(total)) as u32;
+        let lanes = u64::from(
+            lanes
+                .unwrap_or(if software { 1 << 10 } else { 1 << 18 })
+                .max(1),
+        )
+        .min(binding / size_of::<LaneState>() as u64)
+        .min(u64::from(total)) as u32;
         // lavapipe stops an invocation's loops after 65,535 iterations in all: stay far below.
         let max_budget = if software { 1 << 10 } else { 1 << 20 };
         let device = &ctx.device;

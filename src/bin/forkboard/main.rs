@@ -110,6 +110,9 @@ struct QueensArgs {
     /// Nodes to cut the search into for the GPU (default: chosen from N and the device).
     #[arg(long, value_name = "COUNT")]
     gpu_nodes: Option<usize>,
+    /// Searching lanes (invocations) on the GPU (default: chosen from the device).
+    #[arg(long, value_name = "COUNT")]
+    gpu_lanes: Option<u32>,
 }
 
 #[derive(Args)]

@@ -72,10 +72,11 @@ impl Engines {
             match run {
                 Ok((classes, stats)) => {
                     let engine = format!(
-                        "gpu {} ({} nodes cut at row {}, {} dispatches)",
+                        "gpu {} ({} nodes cut at row {} in {:.3} s, {} dispatches)",
                         ctx.describe(),
                         stats.nodes,
                         stats.cut_row,
+                        stats.cut_seconds,
                         stats.dispatches
                     );
                     return Ok((classes, engine));
@@ -137,6 +138,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
     let mut engines = Engines::new(args.engine)?;
     let config = QueensConfig {
         nodes: args.gpu_nodes,
+        lanes: args.gpu_lanes,
     };
     println!(
         "{:>2}  {:>20}  {:>19}  {:>10}  {:<9}  engine",
