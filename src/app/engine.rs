@@ -10,8 +10,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
+use crate::gpu::queens::{QueensConfig, QueensKernel};
 use crate::gpu::sudoku_batch::answer_chunk;
 use crate::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, answer};
 use crate::sudoku::format::{Answer, Record};
@@ -24,6 +26,8 @@ struct Gpu {
 
 thread_local! {
     static GPU: RefCell<Option<Rc<Gpu>>> = const { RefCell::new(None) };
+    /// The N-Queens kernel, compiled on the first count that wants the GPU.
+    static QUEENS: RefCell<Option<Rc<QueensKernel>>> = const { RefCell::new(None) };
     static STATUS: RwSignal<EngineStatus> = RwSignal::new(EngineStatus::Detecting);
 }
 
@@ -210,4 +214,103 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
         None => "CPU".to_string(),
     };
     Solved { answers, engine }
+}
+
+/// Below this N, Auto counts Queens on the CPU: the answer comes before GPU buffers would be ready.
+pub const AUTO_QUEENS_GPU_MIN: u32 = 12;
+
+/// A finished (or cancelled) N-Queens count.
+pub struct QueensRun {
+    /// The classes found; `None` when cancelled.
+    pub classes: Option<Classes>,
+    /// "GPU (name)" or "CPU (k workers)", with the reason for any fallback.
+    pub engine: String,
+    /// True when the GPU did the count.
+    pub on_gpu: bool,
+}
+
+/// The engine Auto (or the setting) picks for an N-Queens count of `n`, for the page's time estimate.
+pub fn queens_on_gpu(n: u32, preference: Preference) -> bool {
+    gpu_ready()
+        && match preference {
+            Preference::Cpu => false,
+            Preference::Gpu => true,
+            Preference::Auto => n >= AUTO_QUEENS_GPU_MIN,
+        }
+}
+
+/// Counts an `n`-board on the preferred engine, falling back to the CPU workers (and saying so) if the GPU
+/// fails. `progress(fraction done)` returns false to cancel.
+pub async fn count_queens(
+    n: u32,
+    preference: Preference,
+    progress: Rc<dyn Fn(f64) -> bool>,
+) -> QueensRun {
+    let mut note = None;
+    if queens_on_gpu(n, preference)
+        && let Some(gpu) = GPU.with(|g| g.borrow().clone())
+    {
+        let kernel = match QUEENS.with(|q| q.borrow().clone()) {
+            Some(kernel) => Ok(kernel),
+            None => QueensKernel::new(&gpu.ctx).await.map(|kernel| {
+                let kernel = Rc::new(kernel);
+                QUEENS.with(|q| *q.borrow_mut() = Some(Rc::clone(&kernel)));
+                kernel
+            }),
+        };
+        let run = match kernel {
+            Ok(kernel) => {
+                let on_progress = Rc::clone(&progress);
+                kernel
+                    .count(&gpu.ctx, n, QueensConfig::default(), &mut |done, total| {
+                        on_progress(done as f64 / total.max(1) as f64)
+                    })
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        match run {
+            Ok((classes, _)) => {
+                return QueensRun {
+                    classes: Some(classes),
+                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
+                    on_gpu: true,
+                };
+            }
+            Err(crate::gpu::GpuError::Cancelled) => {
+                return QueensRun {
+                    classes: None,
+                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
+                    on_gpu: true,
+                };
+            }
+            Err(e) => note = Some(format!("the GPU failed ({e}), so the CPU counted")),
+        }
+    } else if preference == Preference::Gpu {
+        note = Some(match status() {
+            EngineStatus::CpuOnly(why) => format!("no WebGPU here: {why}"),
+            _ => "WebGPU is still starting".to_string(),
+        });
+    }
+    let on_progress = Rc::clone(&progress);
+    let shards = Rc::new(move |done: usize, total: usize| on_progress(done as f64 / total as f64));
+    let (classes, mut engine) = match super::workers::count_queens(n, shards).await {
+        Some(classes) => (
+            classes,
+            format!("CPU ({} workers)", super::workers::count()),
+        ),
+        // No workers here: count on the page (fine for the small boards this is reasonable for).
+        None => (
+            Some(prefix::count_shard(n, 2, 0, 1)),
+            "CPU (this page)".to_string(),
+        ),
+    };
+    if let Some(why) = note {
+        engine.push_str(&format!(" — {why}"));
+    }
+    QueensRun {
+        classes,
+        engine,
+        on_gpu: false,
+    }
 }

@@ -5,6 +5,7 @@ mod batch_page;
 mod engine;
 mod engine_select;
 mod grid_view;
+mod queens_page;
 mod solve_page;
 mod storage;
 mod workers;
@@ -15,6 +16,7 @@ use leptos_router::path;
 
 use about_page::AboutPage;
 use batch_page::BatchPage;
+use queens_page::QueensPage;
 use solve_page::SolvePage;
 
 /// The whole app: navigation, the routed pages, and the engine line at the bottom.
@@ -28,6 +30,7 @@ pub fn App() -> impl IntoView {
                 <nav aria-label="Pages">
                     <A href="/">"Solve"</A>
                     <A href="/batch">"Batch"</A>
+                    <A href="/queens">"Queens"</A>
                     <A href="/about">"About"</A>
                 </nav>
             </header>
@@ -35,6 +38,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <p>"This page does not exist."</p> }>
                     <Route path=path!("/") view=SolvePage />
                     <Route path=path!("/batch") view=BatchPage />
+                    <Route path=path!("/queens") view=QueensPage />
                     <Route path=path!("/about") view=AboutPage />
                 </Routes>
             </main>

@@ -1,4 +1,5 @@
-//! Keeping the current grid across reloads (localStorage), as a share text.
+//! What the page keeps across visits (localStorage): the current grid as a share text, the engine setting, and
+//! the N-Queens rates measured on this machine.
 
 /// The localStorage key of the current grid.
 const KEY: &str = "forkboard.grid";
@@ -30,5 +31,27 @@ pub fn load_engine() -> Option<String> {
 pub fn save_engine(value: &str) {
     if let Some(storage) = local_storage() {
         let _ = storage.set_item(ENGINE_KEY, value);
+    }
+}
+
+/// The localStorage key of a measured N-Queens rate (solutions per second) for an engine.
+fn rate_key(engine: &str) -> String {
+    format!("forkboard.queens-rate.{engine}")
+}
+
+/// The N-Queens rate measured on this machine for `engine` (`gpu` or `cpu`), if any.
+pub fn load_queens_rate(engine: &str) -> Option<f64> {
+    local_storage()?
+        .get_item(&rate_key(engine))
+        .ok()??
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite() && *r > 0.0)
+}
+
+/// Saves a measured N-Queens rate.
+pub fn save_queens_rate(engine: &str, rate: f64) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(&rate_key(engine), &format!("{rate:.0}"));
     }
 }

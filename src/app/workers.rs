@@ -1,15 +1,18 @@
 //! The CPU engine in Web Workers, one per core (at most 8), so batches use every core and the page never
 //! blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are the text
-//! protocol of `sudoku::worker_protocol`. A worker that fails has its share answered on the page instead.
+//! protocols of `sudoku::worker_protocol` and `queens::worker_protocol`. A worker that fails has its share
+//! answered elsewhere: by the other workers where they can take it, else on the page.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use futures_channel::oneshot;
+use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
+use crate::queens::{self, Classes, prefix};
 use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::{Grid, Solver, worker_protocol};
@@ -127,21 +130,9 @@ pub async fn solve(records: &[Record], mode: Mode) -> Option<(Vec<Answer>, usize
     let per_worker = valid.len().div_ceil(pool.workers.len()).max(1);
     let mut waiting = Vec::new();
     for (w, share) in valid.chunks(per_worker).enumerate() {
-        let starting = pool.ready[w].borrow_mut().take();
-        if let Some(started) = starting {
-            // An error before "ready" drops the sender: the request below then fails and is answered here.
-            let _ = started.await;
-        }
-        let id = pool.next_id.get();
-        pool.next_id.set(id.wrapping_add(1));
-        let (tx, rx) = oneshot::channel();
-        pool.pending.borrow_mut().insert(id, (w, tx));
+        pool.started(w).await;
         let grids: Vec<&Grid> = share.iter().map(|(_, g)| *g).collect();
-        let request = worker_protocol::request(mode.limit(), &grids);
-        let message = js_sys::Array::of2(&f64::from(id).into(), &request.into());
-        if pool.workers[w].post_message(&message).is_err() {
-            pool.pending.borrow_mut().remove(&id);
-        }
+        let rx = pool.send(w, worker_protocol::request(mode.limit(), &grids));
         waiting.push((share, grids, rx));
     }
     let mut answered_here = 0;
@@ -168,4 +159,105 @@ pub async fn solve(records: &[Record], mode: Mode) -> Option<(Vec<Answer>, usize
             .collect(),
         answered_here,
     ))
+}
+
+impl Pool {
+    /// Waits (once) until worker `w` has started.
+    async fn started(&self, w: usize) {
+        let starting = self.ready[w].borrow_mut().take();
+        if let Some(started) = starting {
+            // An error before "ready" drops the sender: the request then fails and the caller copes.
+            let _ = started.await;
+        }
+    }
+
+    /// Posts `text` to worker `w`; the receiver gets its reply, or an error if the worker fails.
+    fn send(&self, w: usize, text: String) -> oneshot::Receiver<Result<String, String>> {
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        let (tx, rx) = oneshot::channel();
+        self.pending.borrow_mut().insert(id, (w, tx));
+        let message = js_sys::Array::of2(&f64::from(id).into(), &text.into());
+        if self.workers[w].post_message(&message).is_err() {
+            self.pending.borrow_mut().remove(&id);
+        }
+        rx
+    }
+}
+
+/// What a Queens count on the workers shares between the workers' loops.
+#[derive(Default)]
+struct QueensJob {
+    shards: VecDeque<usize>,
+    classes: Classes,
+    done: usize,
+    cancelled: bool,
+}
+
+/// Counts an `n`-board on the workers, in many small shards so that progress moves and Cancel acts within a
+/// moment. `progress(done, total)` (in shards) returns false to cancel. `None` when no worker can be started;
+/// `Some(None)` when cancelled.
+pub async fn count_queens(
+    n: u32,
+    progress: Rc<dyn Fn(usize, usize) -> bool>,
+) -> Option<Option<Classes>> {
+    let pool = pool()?;
+    let workers = pool.workers.len();
+    // Enough nodes that every shard holds many subtrees: shard sizes stay even.
+    let row = prefix::row_for(n, workers * 512);
+    let total = workers * 16;
+    let job = Rc::new(RefCell::new(QueensJob {
+        shards: (0..total).collect(),
+        ..QueensJob::default()
+    }));
+    let mut loops = Vec::new();
+    for w in 0..workers {
+        let (pool, job, progress) = (Rc::clone(&pool), Rc::clone(&job), Rc::clone(&progress));
+        let (tx, rx) = oneshot::channel::<()>();
+        loops.push(rx);
+        spawn_local(async move {
+            pool.started(w).await;
+            loop {
+                let shard = {
+                    let mut job = job.borrow_mut();
+                    if job.cancelled {
+                        break;
+                    }
+                    job.shards.pop_front()
+                };
+                let Some(shard) = shard else { break };
+                let text = queens::worker_protocol::request(n, row, shard, total);
+                let reply = pool.send(w, text).await.ok().and_then(Result::ok);
+                let Some(classes) = reply.and_then(|r| queens::worker_protocol::read_reply(&r))
+                else {
+                    // This worker failed: its shard goes back for the others (or the page), and it stops here.
+                    job.borrow_mut().shards.push_back(shard);
+                    break;
+                };
+                let done = {
+                    let mut job = job.borrow_mut();
+                    job.classes.add(&classes);
+                    job.done += 1;
+                    job.done
+                };
+                if !progress(done, total) {
+                    job.borrow_mut().cancelled = true;
+                }
+            }
+            let _ = tx.send(());
+        });
+    }
+    for finished in loops {
+        let _ = finished.await;
+    }
+    let mut job = job.borrow_mut();
+    if job.cancelled {
+        return Some(None);
+    }
+    // Shards no worker could take (every worker failed) are counted here.
+    while let Some(shard) = job.shards.pop_front() {
+        let classes = prefix::count_shard(n, row, shard, total);
+        job.classes.add(&classes);
+    }
+    Some(Some(job.classes))
 }

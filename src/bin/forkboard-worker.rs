@@ -1,8 +1,10 @@
-//! The CPU engine's Web Worker: answers requests of the text protocol in `sudoku::worker_protocol`.
+//! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`) and N-Queens requests
+//! (`queens::worker_protocol`).
 //! Each worker is its own wasm instance; the page starts one per core.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    use forkboard::queens;
     use forkboard::sudoku::{Solver, worker_protocol};
     use std::cell::RefCell;
     use wasm_bindgen::JsCast;
@@ -18,7 +20,11 @@ fn main() {
             let message = js_sys::Array::from(&event.data());
             let id = message.get(0);
             let request = message.get(1).as_string().unwrap_or_default();
-            let reply = worker_protocol::serve(&request, &mut solver.borrow_mut());
+            let reply = if queens::worker_protocol::is_queens(&request) {
+                queens::worker_protocol::serve(&request)
+            } else {
+                worker_protocol::serve(&request, &mut solver.borrow_mut())
+            };
             let _ = reply_to.post_message(&js_sys::Array::of2(&id, &reply.into()));
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -11,6 +11,7 @@ pub mod burnside;
 pub mod counter;
 pub mod example;
 pub mod prefix;
+pub mod worker_protocol;
 
 pub use counter::{Classes, count};
 

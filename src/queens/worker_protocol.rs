@@ -1,0 +1,82 @@
+//! The Queens requests of the web app's CPU workers, as plain text (like the Sudoku protocol, testable natively).
+//!
+//! Request: `Q N ROW SHARD SHARDS`: count the nodes of the cut of an N-board at ROW whose index is SHARD modulo
+//! SHARDS. Reply: `Q C2 C4 C8`, or `E message` for a malformed request.
+
+use super::counter::Classes;
+use super::{check_n, prefix};
+
+/// True when `request` is a Queens request (the worker's other requests are Sudoku).
+pub fn is_queens(request: &str) -> bool {
+    request.starts_with("Q ")
+}
+
+/// Builds a request.
+pub fn request(n: u32, row: u32, shard: usize, shards: usize) -> String {
+    format!("Q {n} {row} {shard} {shards}")
+}
+
+/// Answers a request (the worker's side).
+pub fn serve(request: &str) -> String {
+    let fields: Vec<i64> = request
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    let [n, row, shard, shards] = fields[..] else {
+        return format!("E not a Queens request: {request:?}");
+    };
+    let n = match check_n(n) {
+        Ok(n) => n,
+        Err(e) => return format!("E {e}"),
+    };
+    if !(0..32).contains(&row) || shards < 1 || !(0..shards).contains(&shard) {
+        return format!("E bad cut or shard in {request:?}");
+    }
+    let c = prefix::count_shard(n, row as u32, shard as usize, shards as usize);
+    format!("Q {} {} {}", c.c2, c.c4, c.c8)
+}
+
+/// Reads a reply; `None` for an error reply or garbage.
+pub fn read_reply(reply: &str) -> Option<Classes> {
+    let mut fields = reply.strip_prefix("Q ")?.split_whitespace();
+    let mut next = || fields.next()?.parse::<u64>().ok();
+    Some(Classes {
+        c2: next()?,
+        c4: next()?,
+        c8: next()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::count;
+
+    #[test]
+    fn shards_over_the_protocol_add_up() {
+        let mut sum = Classes::default();
+        for shard in 0..3 {
+            let reply = serve(&request(10, 4, shard, 3));
+            sum.add(&read_reply(&reply).unwrap());
+        }
+        assert_eq!(sum, count(10));
+    }
+
+    #[test]
+    fn bad_requests_get_error_replies() {
+        assert!(is_queens("Q 8 3 0 1") && !is_queens("2\n3x3-..."));
+        for bad in [
+            "Q",
+            "Q 8 3 0",
+            "Q 40 3 0 1",
+            "Q 8 3 5 2",
+            "Q 8 3 0 0",
+            "Q a b c d",
+        ] {
+            let reply = serve(bad);
+            assert!(reply.starts_with("E "), "{bad:?} → {reply}");
+            assert_eq!(read_reply(&reply), None);
+        }
+    }
+}
