@@ -351,14 +351,14 @@ impl Search {
                     if CORNER {
                         self.classes.c8 += 1;
                     } else {
-                        self.board[row as usize] = bit;
+                        self.board[(row & 31) as usize] = bit;
                         self.tally(last_free);
                     }
                 }
             } else {
                 if !CORNER {
                     // Corner boards never need classifying, so only side branches keep the board.
-                    self.board[row as usize] = bit;
+                    self.board[(row & 31) as usize] = bit;
                 }
                 self.descend::<CORNER>(row + 1, left, down, right);
             }
