@@ -172,3 +172,14 @@ fn a_25x25_that_needs_branching_solves() {
     assert!(out.guesses > 0, "the test should exercise the search");
     assert!(verify::is_solution(&puzzle, out.solution.as_ref().unwrap()));
 }
+
+/// N-Queens: the corner-split counter on every core against the published counts up to 16 (N ≤ 13 are in the
+/// unit tests; these three take a few seconds).
+#[test]
+fn queens_counts_match_the_published_ones_for_14_to_16() {
+    use forkboard::queens::{known, prefix};
+    for n in 14..=16 {
+        let classes = prefix::count_parallel(n, &|_, _| {});
+        assert_eq!(Some(classes.tally(n)), known(n), "N={n}");
+    }
+}

@@ -9,8 +9,8 @@ pub fn AboutPage() -> impl IntoView {
         <section class="about">
             <h1>"About Forkboard"</h1>
             <p>
-                "Forkboard solves Sudoku from 4×4 to 25×25 (rectangular boxes too) in your browser. Nothing leaves "
-                "the page: puzzles are solved on this machine."
+                "Forkboard solves Sudoku from 4×4 to 25×25 (rectangular boxes too) and counts N-Queens solutions "
+                "in your browser. Nothing leaves the page: everything runs on this machine."
             </p>
             <h2>"Engines"</h2>
             <p>
@@ -20,6 +20,15 @@ pub fn AboutPage() -> impl IntoView {
                 "propagation (naked and hidden singles, locked candidates) and a depth-first search. "
                 "Auto uses the GPU when this browser offers one and the CPU otherwise; the bottom of the page "
                 "says which, and why."
+            </p>
+            <h2>"N-Queens"</h2>
+            <p>
+                "The Queens page counts every way to place N queens on an N×N board with none attacking "
+                "another, and how many of those are different up to turning and mirroring the board. The search "
+                "fixes the first row so that each family of eight mirror images is met once, then looks at the "
+                "board's rotations to tell families of 2, 4 and 8 apart. The GPU engine cuts the search into "
+                "thousands of pieces and finishes each in its own shader invocation; the CPU engine shares them "
+                "among the Web Workers."
             </p>
             <h2>"WebGPU"</h2>
             <p>
