@@ -179,6 +179,9 @@ for (const project of PROJECTS) {
         await page.goto(`${server.url}/about`);
         await page.getByRole("heading", { name: "About Forkboard" }).waitFor();
         await page.screenshot({ path: join(ARTIFACTS, `${project.name}-about-${scheme}.png`), fullPage: true });
+        await page.goto(`${server.url}/queens?n=8`);
+        await page.getByTestId("queens-board").waitFor();
+        await page.screenshot({ path: join(ARTIFACTS, `${project.name}-queens-${scheme}.png`), fullPage: true });
       }
       // A phone.
       await context?.close();
@@ -190,6 +193,11 @@ for (const project of PROJECTS) {
       await page.screenshot({ path: join(ARTIFACTS, `${project.name}-solve-phone.png`), fullPage: true });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 375, `no sideways scrolling on a phone (page is ${width}px wide)`);
+      await page.goto(`${server.url}/queens?n=12`);
+      await page.getByTestId("queens-board").waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: join(ARTIFACTS, `${project.name}-queens-phone.png`), fullPage: true });
+      const queensWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(queensWidth <= 375, `no sideways scrolling on the Queens page (${queensWidth}px wide)`);
     });
   });
 }
