@@ -161,10 +161,10 @@ fn classify(r: Rules) -> u32 {
     return 3u;
 }
 
-// Adds one to the 64-bit count at `at` (low word) and `at + 1` (high word) of `c`.
-fn bump(c: ptr<function, array<u32, 6>>, at: u32) {
-    (*c)[at] += 1u;
-    if (*c)[at] == 0u { (*c)[at + 1u] += 1u; }
+// Adds one to a 64-bit count kept as (low, high).
+fn bump(c: vec2<u32>) -> vec2<u32> {
+    let low = c.x + 1u;
+    return vec2<u32>(low, c.y + select(0u, 1u, low == 0u));
 }
 
 fn rules_of(n: u32, branch: u32) -> Rules {
@@ -204,8 +204,11 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     // Bit r: the bit that moving from row r to r + 1 shifted out of `left` (bit 31) or `right` (bit 0).
     var spilled_left = lanes[lane].spilled_left;
     var spilled_right = lanes[lane].spilled_right;
-    var counts: array<u32, 6>;
-    for (var k = 0u; k < 6u; k++) { counts[k] = lane_counts[lane * 6u + k]; }
+    // Three scalars pairs, not an array: a dynamically indexed array would live in slow local memory.
+    let base = lane * 6u;
+    var c2 = vec2<u32>(lane_counts[base], lane_counts[base + 1u]);
+    var c4 = vec2<u32>(lane_counts[base + 2u], lane_counts[base + 3u]);
+    var c8 = vec2<u32>(lane_counts[base + 4u], lane_counts[base + 5u]);
     if busy != 0u {
         for (var r = 0u; r <= row; r++) {
             stacks[at(r)] = lanes[lane].stack[r];
@@ -267,12 +270,18 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
                 let last_free = mask & ~(((left | bit) << 1u) | (down | bit) | ((right | bit) >> 1u));
                 if last_free == 0u { continue; }
                 if rules.corner {
-                    bump(&counts, 4u);
+                    c8 = bump(c8);
                 } else if (last_free & rules.lastmask) == 0u {
                     boards[at(row)] = bit;
                     boards[at(last)] = last_free;
                     let kind = classify(rules);
-                    if kind != 0u { bump(&counts, (kind - 1u) * 2u); }
+                    if kind == 1u {
+                        c2 = bump(c2);
+                    } else if kind == 2u {
+                        c4 = bump(c4);
+                    } else if kind == 3u {
+                        c8 = bump(c8);
+                    }
                 }
             }
             stacks[at(row)] = 0u;
@@ -293,7 +302,12 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     }
 
     lanes[lane].busy = busy;
-    for (var k = 0u; k < 6u; k++) { lane_counts[lane * 6u + k] = counts[k]; }
+    lane_counts[base] = c2.x;
+    lane_counts[base + 1u] = c2.y;
+    lane_counts[base + 2u] = c4.x;
+    lane_counts[base + 3u] = c4.y;
+    lane_counts[base + 4u] = c8.x;
+    lane_counts[base + 5u] = c8.y;
     if busy != 0u {
         atomicAdd(&control.busy, 1u);
         lanes[lane].branch = branch;
