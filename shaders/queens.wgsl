@@ -216,6 +216,10 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         }
     }
     var rules = rules_of(n, branch);
+    // The current row's untried candidates live in a register; `stacks` holds only the rows above it (and this
+    // row's, while the lane is parked), so a step forward touches workgroup memory only to store.
+    var free = 0u;
+    if busy != 0u { free = stacks[at(row)]; }
     var steps = 0u;
     loop {
         if busy == 0u {
@@ -237,12 +241,11 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             right = node.right;
             spilled_left = 0u;
             spilled_right = 0u;
-            stacks[at(row)] = prune(rules, row, down, mask & ~(left | down | right));
+            free = prune(rules, row, down, mask & ~(left | down | right));
             busy = 1u;
         }
         if steps >= params.budget { break; }
         steps += 1u;
-        let free = stacks[at(row)];
         if free == 0u {
             if row == start {
                 busy = 0u;
@@ -253,6 +256,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             // out of the word. A lost bit would not matter to this row's children, but after further back-ups
             // it would shift back onto the board.
             row -= 1u;
+            free = stacks[at(row)];
             let bit = boards[at(row)];
             down ^= bit;
             left = ((left >> 1u) | (((spilled_left >> row) & 1u) << 31u)) & ~bit;
@@ -284,7 +288,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
                     }
                 }
             }
-            stacks[at(row)] = 0u;
+            free = 0u;
             continue;
         }
         // The lowest candidate (two's complement isolates it).
@@ -298,7 +302,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         left = (left | bit) << 1u;
         down = down | bit;
         right = (right | bit) >> 1u;
-        stacks[at(row)] = prune(rules, row, down, mask & ~(left | down | right));
+        free = prune(rules, row, down, mask & ~(left | down | right));
     }
 
     lanes[lane].busy = busy;
@@ -309,6 +313,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     lane_counts[base + 4u] = c8.x;
     lane_counts[base + 5u] = c8.y;
     if busy != 0u {
+        stacks[at(row)] = free;
         atomicAdd(&control.busy, 1u);
         lanes[lane].branch = branch;
         lanes[lane].start = start;
