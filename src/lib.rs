@@ -6,6 +6,7 @@
 
 #[cfg(all(feature = "web", target_arch = "wasm32"))]
 pub mod app;
+pub mod chart;
 pub mod gpu;
 pub mod queens;
 pub mod sudoku;

@@ -202,3 +202,39 @@ fn queens_refuses_bad_sizes_clearly() {
         );
     }
 }
+
+#[test]
+fn bench_compares_the_engines_and_writes_csv_and_charts() {
+    let out = std::env::temp_dir().join(format!("forkboard-bench-{}", std::process::id()));
+    let data = shared("top95.txt");
+    let run = forkboard(
+        &[
+            "bench",
+            "--data",
+            data.parent().unwrap().to_str().unwrap(),
+            "--sets",
+            "top95.txt",
+            "--sizes",
+            "1,10",
+            "--queens",
+            "7..9",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let table = text(&run.stdout);
+    assert!(table.contains("# GPU: "), "{table}");
+    let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    // Two batch sizes and three N, each on both engines, every pair agreeing.
+    assert_eq!(rows.len(), 2 * 2 + 3 * 2, "{csv}");
+    assert!(rows.iter().all(|r| r.ends_with(",agree")), "{csv}");
+    assert!(rows.contains(&rows.iter().find(|r| r.starts_with("queens,N,8,gpu")).unwrap()));
+    for chart in ["sudoku-top95.svg", "queens.svg"] {
+        let svg = std::fs::read_to_string(out.join(chart)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("<path"), "{chart}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,5 +1,6 @@
 //! `forkboard`: the command line of the Forkboard engine — solve, count and verify Sudoku files.
 
+mod bench;
 mod engine;
 mod input;
 mod queens;
@@ -39,6 +40,9 @@ enum Command {
     Verify(VerifyArgs),
     /// Count the solutions of the N-Queens puzzle: total, and unique up to rotation and reflection.
     Queens(QueensArgs),
+    /// Compare the CPU engine on every core with the GPU: Sudoku batches of several sizes and N-Queens counts;
+    /// prints a table and writes compare.csv and SVG charts.
+    Bench(BenchArgs),
 }
 
 /// Where puzzles come from and how they are written.
@@ -116,6 +120,32 @@ struct QueensArgs {
 }
 
 #[derive(Args)]
+struct BenchArgs {
+    /// The folder holding the puzzle sets.
+    #[arg(long, default_value = "../shared/data/sudoku")]
+    data: PathBuf,
+    /// Puzzle sets (file names in --data), comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "kaggle_10k.csv,17_clue.txt,magictour_top1465.txt"
+    )]
+    sets: Vec<String>,
+    /// Batch sizes, comma-separated (a set smaller than a batch is repeated to fill it).
+    #[arg(long, value_delimiter = ',', default_value = "1,10,100,1000,10000,100000")]
+    sizes: Vec<usize>,
+    /// N-Queens sizes to count on both engines, A..B.
+    #[arg(long, default_value = "8..16")]
+    queens: String,
+    /// Where compare.csv and the charts are written.
+    #[arg(long, default_value = "bench-out")]
+    out: PathBuf,
+    /// CPU threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
 struct VerifyArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -127,6 +157,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Queens(args) => queens::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(all_good) => ExitCode::from(if all_good { EXIT_OK } else { EXIT_SOME_FAILED }),

@@ -1,0 +1,220 @@
+//! `forkboard bench`: the CPU engine on every core against the GPU, on the same puzzles and boards, at several
+//! batch sizes and N; a table on standard output, `compare.csv` and SVG charts in the output folder.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use web_time::Instant;
+
+use forkboard::chart::{Chart, Series, crossover, number};
+use forkboard::gpu::GpuContext;
+use forkboard::gpu::queens::{QueensConfig, QueensKernel};
+use forkboard::queens::{known, prefix};
+use forkboard::sudoku::answer::Mode;
+use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
+
+use crate::engine::Engines;
+use crate::{BenchArgs, Engine};
+
+/// Batches smaller than this are timed three times and the best kept: a single small batch is mostly noise.
+const REPEAT_BELOW: usize = 1000;
+
+/// One measured batch on one engine.
+struct Timing {
+    seconds: f64,
+    answers: Vec<Answer>,
+}
+
+fn time_batch(engines: &mut Engines, batch: &[Record]) -> Result<Timing, String> {
+    let runs = if batch.len() < REPEAT_BELOW { 3 } else { 1 };
+    let mut best: Option<Timing> = None;
+    for _ in 0..runs {
+        let started = Instant::now();
+        let answers = engines.answer(batch, Mode::First)?;
+        let seconds = started.elapsed().as_secs_f64();
+        if best.as_ref().is_none_or(|b| seconds < b.seconds) {
+            best = Some(Timing { seconds, answers });
+        }
+    }
+    Ok(best.expect("at least one run"))
+}
+
+/// Reads `N..M` (inclusive).
+fn parse_queens(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("--queens takes A..B, not {text:?}"))?;
+    let a = forkboard::queens::parse_n(a).map_err(|e| format!("--queens: {e}"))?;
+    let b = forkboard::queens::parse_n(b.trim_start_matches('=')).map_err(|e| format!("--queens: {e}"))?;
+    if a > b {
+        return Err(format!("--queens {a}..{b} is empty"));
+    }
+    Ok(a..=b)
+}
+
+/// Runs the command; `Ok(false)` when the engines disagreed anywhere.
+pub fn run(args: BenchArgs) -> Result<bool, String> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    }
+    let queens = parse_queens(&args.queens)?;
+    let mut cpu = Engines::new(Engine::Cpu, 0)?;
+    let mut gpu = Engines::new(Engine::Gpu, 0)?;
+    let ctx = GpuContext::new_blocking().map_err(|e| format!("no GPU for the comparison: {e}"))?;
+    let queens_kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+    fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let mut csv = String::from("kind,set,size,engine,seconds,rate,check\n");
+    let mut agree = true;
+    println!("# GPU: {}", ctx.describe());
+    println!("# CPU: {} threads", rayon::current_num_threads());
+    for set in &args.sets {
+        let path = args.data.join(set);
+        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
+        if records.is_empty() {
+            return Err(format!("{} holds no puzzles", path.display()));
+        }
+        println!();
+        println!("## {set} ({} puzzles; larger batches repeat them)", records.len());
+        println!(
+            "{:>8}  {:>10}  {:>12}  {:>10}  {:>12}  {:>8}  same answers",
+            "batch", "CPU s", "CPU puz/s", "GPU s", "GPU puz/s", "GPU/CPU"
+        );
+        let (mut cpu_line, mut gpu_line) = (Vec::new(), Vec::new());
+        for &size in &args.sizes {
+            let batch: Vec<Record> = records.iter().cycle().take(size).cloned().collect();
+            let on_cpu = time_batch(&mut cpu, &batch)?;
+            let on_gpu = time_batch(&mut gpu, &batch)?;
+            let same = on_cpu.answers == on_gpu.answers;
+            agree &= same;
+            let (cpu_rate, gpu_rate) = (
+                size as f64 / on_cpu.seconds.max(1e-9),
+                size as f64 / on_gpu.seconds.max(1e-9),
+            );
+            println!(
+                "{size:>8}  {:>10.4}  {cpu_rate:>12.0}  {:>10.4}  {gpu_rate:>12.0}  {:>8.2}  {}",
+                on_cpu.seconds,
+                on_gpu.seconds,
+                gpu_rate / cpu_rate,
+                if same { "yes" } else { "NO" }
+            );
+            for (engine, t, rate) in [("cpu", &on_cpu, cpu_rate), ("gpu", &on_gpu, gpu_rate)] {
+                let _ = writeln!(
+                    csv,
+                    "sudoku,{set},{size},{engine},{:.6},{rate:.1},{}",
+                    t.seconds,
+                    if same { "agree" } else { "differ" }
+                );
+            }
+            cpu_line.push((size as f64, cpu_rate));
+            gpu_line.push((size as f64, gpu_rate));
+        }
+        let cpu_series = Series {
+            name: "CPU (all cores)".into(),
+            points: cpu_line,
+        };
+        let gpu_series = Series {
+            name: "GPU".into(),
+            points: gpu_line,
+        };
+        let cross = crossover(&cpu_series, &gpu_series);
+        match cross {
+            Some(at) => println!("GPU overtakes the CPU at about {} puzzles", number(at)),
+            None => println!("the GPU does not overtake the CPU at these sizes"),
+        }
+        let chart = Chart {
+            title: format!("Sudoku, {set}: puzzles per second"),
+            x_label: "puzzles in the batch".into(),
+            y_label: "puzzles / s".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![cpu_series, gpu_series],
+            marker: cross.map(|at| (at, format!("crossover ≈ {}", number(at)))),
+        };
+        let stem = Path::new(set).file_stem().map_or("set".into(), |s| s.to_string_lossy().to_string());
+        write(&args.out.join(format!("sudoku-{stem}.svg")), &chart.plot(640.0, 360.0).to_svg())?;
+    }
+
+    println!();
+    println!("## N-Queens");
+    println!(
+        "{:>2}  {:>20}  {:>18}  {:>10}  {:>10}  {:>8}  check",
+        "N", "total", "unique", "CPU s", "GPU s", "GPU/CPU"
+    );
+    let (mut cpu_line, mut gpu_line) = (Vec::new(), Vec::new());
+    for n in queens {
+        let started = Instant::now();
+        let on_cpu = prefix::count_parallel(n, &|_, _| {});
+        let cpu_seconds = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let (on_gpu, _) = queens_kernel
+            .count_blocking(&ctx, n, QueensConfig::default(), &mut |_, _| true)
+            .map_err(|e| format!("the GPU failed: {e}"))?;
+        let gpu_seconds = started.elapsed().as_secs_f64();
+        let tally = on_cpu.tally(n);
+        let same = on_cpu == on_gpu && known(n).is_none_or(|k| k == tally);
+        agree &= same;
+        println!(
+            "{n:>2}  {:>20}  {:>18}  {cpu_seconds:>10.4}  {gpu_seconds:>10.4}  {:>8.2}  {}",
+            tally.total,
+            tally.unique,
+            cpu_seconds / gpu_seconds.max(1e-9),
+            if same { "agree, published" } else { "DIFFER" }
+        );
+        for (engine, seconds) in [("cpu", cpu_seconds), ("gpu", gpu_seconds)] {
+            let _ = writeln!(
+                csv,
+                "queens,N,{n},{engine},{seconds:.6},{:.1},{}",
+                tally.total as f64 / seconds.max(1e-9),
+                if same { "agree" } else { "differ" }
+            );
+        }
+        cpu_line.push((f64::from(n), cpu_seconds));
+        gpu_line.push((f64::from(n), gpu_seconds));
+    }
+    let chart = Chart {
+        title: "N-Queens: seconds per count (total and unique)".into(),
+        x_label: "N".into(),
+        y_label: "seconds".into(),
+        log_x: false,
+        log_y: true,
+        series: vec![
+            Series {
+                name: "CPU (all cores)".into(),
+                points: cpu_line,
+            },
+            Series {
+                name: "GPU".into(),
+                points: gpu_line,
+            },
+        ],
+        marker: None,
+    };
+    write(&args.out.join("queens.svg"), &chart.plot(640.0, 360.0).to_svg())?;
+    write(&args.out.join("compare.csv"), &csv)?;
+    println!();
+    println!("written to {}: compare.csv, sudoku-*.svg, queens.svg", args.out.display());
+    Ok(agree)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queens_ranges_are_checked() {
+        assert_eq!(parse_queens("8..12"), Ok(8..=12));
+        assert!(parse_queens("12..8").unwrap_err().contains("empty"));
+        assert!(parse_queens("8-12").unwrap_err().contains("A..B"));
+        assert!(parse_queens("8..40").unwrap_err().contains("between 1 and 32"));
+    }
+}
