@@ -136,11 +136,15 @@ impl Axis {
             let span = self.high - self.low;
             let raw = span / 5.0;
             let magnitude = 10f64.powf(raw.log10().floor());
-            let step = [1.0, 2.0, 5.0, 10.0]
+            let mut step = [1.0, 2.0, 5.0, 10.0]
                 .into_iter()
                 .map(|m| m * magnitude)
                 .find(|s| span / s <= 6.0)
                 .unwrap_or(magnitude * 10.0);
+            // Whole-number data (N, say) gets whole-number ticks.
+            if step < 1.0 && span >= 2.0 && self.low.fract() == 0.0 && self.high.fract() == 0.0 {
+                step = 1.0;
+            }
             let mut out = Vec::new();
             let mut v = (self.low / step).ceil() * step;
             while v <= self.high + step * 1e-9 {
@@ -426,6 +430,7 @@ mod tests {
         };
         let plot = chart.plot(400.0, 200.0);
         assert_eq!(plot.y_ticks[0].1, "0");
-        assert!(plot.x_ticks.len() >= 2);
+        let x: Vec<&str> = plot.x_ticks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(x, ["8", "9", "10", "11", "12"], "whole numbers only");
     }
 }

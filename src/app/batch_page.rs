@@ -256,6 +256,7 @@ async fn run(
         TimeoutFuture::new(0).await;
     }
     let total = records.len();
+    super::loaded::keep(&name, &records);
     progress.set((0, total, 0.0));
     // The GPU takes big slices when it is wanted and worth it; otherwise the CPU takes small ones.
     let use_gpu = engine::gpu_ready()
@@ -341,7 +342,7 @@ async fn run(
 }
 
 /// An object URL for downloading `bytes` as text.
-fn blob_url(bytes: Vec<u8>) -> String {
+pub(super) fn blob_url(bytes: Vec<u8>) -> String {
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/plain;charset=utf-8");

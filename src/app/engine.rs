@@ -119,9 +119,17 @@ pub fn detect() {
     });
 }
 
-/// Jobs smaller than this run on the CPU under Auto: one puzzle takes the CPU well under a millisecond, while
-/// the GPU pays for buffers, dispatches and read-backs.
+/// Jobs smaller than this run on the CPU under Auto, unless the Compare page measured this machine's crossover:
+/// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs.
 pub const AUTO_GPU_MIN: usize = 64;
+
+/// The batch size from which Auto uses the GPU, and whether it was measured here.
+pub fn auto_gpu_min() -> (usize, bool) {
+    match super::storage::load_crossover() {
+        Some(at) => (at.ceil() as usize, true),
+        None => (AUTO_GPU_MIN, false),
+    }
+}
 
 /// Jobs this large go to the CPU workers rather than the page's own thread.
 const WORKER_MIN: usize = 16;
@@ -151,12 +159,17 @@ pub struct Solved {
 /// Answers records on the preferred engine, falling back to the CPU (and saying so) if the GPU fails.
 pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> Solved {
     let available = GPU.with(|g| g.borrow().clone());
-    let small = records.len() < AUTO_GPU_MIN;
+    let (threshold, measured) = auto_gpu_min();
+    let small = records.len() < threshold;
     let (gpu, mut note) = match (preference, available) {
         (Preference::Cpu, _) => (None, None),
         (Preference::Auto, Some(_)) if small => (
             None,
-            Some("auto: a job this small is faster on the CPU".to_string()),
+            Some(if measured {
+                format!("auto: below {threshold} puzzles the CPU is faster on this machine (measured)")
+            } else {
+                "auto: a job this small is faster on the CPU".to_string()
+            }),
         ),
         (_, Some(gpu)) => (Some(gpu), None),
         (_, None) => match status() {
@@ -167,7 +180,7 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
     if let Some(gpu) = gpu {
         // Small jobs get a small pool: every slot costs a workgroup per round, and software adapters are slow.
         let config = ForkConfig {
-            slots: if small { 1024 } else { 0 },
+            slots: if records.len() < AUTO_GPU_MIN { 1024 } else { 0 },
             ..ForkConfig::default()
         };
         let run = answer_chunk(
@@ -235,7 +248,10 @@ pub fn queens_on_gpu(n: u32, preference: Preference) -> bool {
         && match preference {
             Preference::Cpu => false,
             Preference::Gpu => true,
-            Preference::Auto => n >= AUTO_QUEENS_GPU_MIN,
+            Preference::Auto => {
+                let measured = super::storage::load_queens_crossover().map(|at| at.ceil() as u32);
+                n >= measured.unwrap_or(AUTO_QUEENS_GPU_MIN)
+            }
         }
 }
 

@@ -2,9 +2,12 @@
 
 mod about_page;
 mod batch_page;
+mod chart_view;
+mod compare_page;
 mod engine;
 mod engine_select;
 mod grid_view;
+mod loaded;
 mod queens_page;
 mod solve_page;
 mod storage;
@@ -16,6 +19,7 @@ use leptos_router::path;
 
 use about_page::AboutPage;
 use batch_page::BatchPage;
+use compare_page::ComparePage;
 use queens_page::QueensPage;
 use solve_page::SolvePage;
 
@@ -31,6 +35,7 @@ pub fn App() -> impl IntoView {
                     <A href="/">"Solve"</A>
                     <A href="/batch">"Batch"</A>
                     <A href="/queens">"Queens"</A>
+                    <A href="/compare">"Compare"</A>
                     <A href="/about">"About"</A>
                 </nav>
             </header>
@@ -39,6 +44,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=SolvePage />
                     <Route path=path!("/batch") view=BatchPage />
                     <Route path=path!("/queens") view=QueensPage />
+                    <Route path=path!("/compare") view=ComparePage />
                     <Route path=path!("/about") view=AboutPage />
                 </Routes>
             </main>

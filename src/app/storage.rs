@@ -55,3 +55,46 @@ pub fn save_queens_rate(engine: &str, rate: f64) {
         let _ = storage.set_item(&rate_key(engine), &format!("{rate:.0}"));
     }
 }
+
+/// The measured crossovers: the batch size from which the GPU solves Sudoku faster, and the N from which it
+/// counts Queens faster.
+const CROSSOVER_KEY: &str = "forkboard.crossover";
+const QUEENS_CROSSOVER_KEY: &str = "forkboard.queens-crossover";
+
+fn load_number(key: &str) -> Option<f64> {
+    local_storage()?
+        .get_item(key)
+        .ok()??
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+}
+
+fn save_number(key: &str, value: Option<f64>) {
+    if let Some(storage) = local_storage() {
+        let _ = match value {
+            Some(v) => storage.set_item(key, &format!("{v}")),
+            None => storage.remove_item(key),
+        };
+    }
+}
+
+/// The batch size from which the GPU beat the CPU on this machine, if measured.
+pub fn load_crossover() -> Option<f64> {
+    load_number(CROSSOVER_KEY)
+}
+
+/// Saves (or, with `None`: the GPU never won, forgets) the measured batch-size crossover.
+pub fn save_crossover(value: Option<f64>) {
+    save_number(CROSSOVER_KEY, value);
+}
+
+/// The N from which the GPU counted Queens faster on this machine, if measured.
+pub fn load_queens_crossover() -> Option<f64> {
+    load_number(QUEENS_CROSSOVER_KEY)
+}
+
+/// Saves (or forgets) the measured Queens crossover.
+pub fn save_queens_crossover(value: Option<f64>) {
+    save_number(QUEENS_CROSSOVER_KEY, value);
+}
