@@ -122,7 +122,10 @@ impl Axis {
 
     fn ticks(&self) -> Vec<(f64, String)> {
         if self.log {
-            let (a, b) = (self.low.log10().round() as i32, self.high.log10().round() as i32);
+            let (a, b) = (
+                self.low.log10().round() as i32,
+                self.high.log10().round() as i32,
+            );
             // At most about eight labels: every decade, or every other one on wide ranges.
             let step = ((b - a) / 8 + 1).max(1) as usize;
             (a..=b)
@@ -167,6 +170,8 @@ pub fn number(v: f64) -> String {
     };
     let text = if scaled == scaled.round() || scaled.abs() >= 10.0 {
         format!("{scaled:.0}")
+    } else if scaled.abs() < 0.001 {
+        format!("{scaled:.0e}")
     } else if scaled.abs() >= 0.1 {
         format!("{scaled:.1}")
     } else {
@@ -178,9 +183,15 @@ pub fn number(v: f64) -> String {
 impl Chart {
     /// Lays the chart out on a `width` × `height` canvas.
     pub fn plot(&self, width: f64, height: f64) -> Plot {
-        let area = (64.0, 36.0, width - 20.0, height - 48.0);
-        let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-        let ys = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+        let area = (64.0, 50.0, width - 20.0, height - 48.0);
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let ys = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1));
         let x = Axis::new(xs, self.log_x, area.0, area.2);
         let y = Axis::new(ys, self.log_y, area.3, area.1);
         let series = self
@@ -233,6 +244,12 @@ impl Chart {
 const COLOURS: [&str; 4] = ["#1f5f8b", "#c2571a", "#2e7d32", "#8e24aa"];
 
 impl Plot {
+    /// Where series `index`'s legend entry goes: a row between the title and the plot, right-aligned.
+    pub fn legend_at(&self, index: usize) -> (f64, f64) {
+        let from_right = (self.series.len() - index) as f64;
+        (self.area.2 - 140.0 * from_right, 40.0)
+    }
+
     /// The plot as a standalone SVG document (for files and docs).
     pub fn to_svg(&self) -> String {
         let (l, t, r, b) = self.area;
@@ -308,11 +325,10 @@ impl Plot {
                     r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{colour}"/>"#
                 );
             }
+            let (x, y) = self.legend_at(s.index);
             let _ = write!(
                 svg,
-                r#"<text x="{}" y="{}" fill="{colour}">{}</text>"#,
-                r - 120.0,
-                t + 16.0 + 16.0 * s.index as f64,
+                r#"<text x="{x}" y="{y}" fill="{colour}">● {}</text>"#,
                 escape(&s.name)
             );
         }
@@ -371,7 +387,10 @@ mod tests {
     #[test]
     fn the_crossover_is_interpolated_on_log_axes() {
         let cpu = series("CPU", &[(1.0, 1000.0), (100.0, 1000.0), (10000.0, 1000.0)]);
-        let gpu = series("GPU", &[(1.0, 100.0), (100.0, 10000.0), (10000.0, 100000.0)]);
+        let gpu = series(
+            "GPU",
+            &[(1.0, 100.0), (100.0, 10000.0), (10000.0, 100000.0)],
+        );
         // GPU/CPU goes 0.1 → 10 between x = 1 and x = 100: level at x = 10.
         let at = crossover(&cpu, &gpu).unwrap();
         assert!((at - 10.0).abs() < 1e-9, "{at}");
@@ -414,6 +433,7 @@ mod tests {
         assert_eq!(number(2_500_000.0), "2.5M");
         assert_eq!(number(0.5), "0.5");
         assert_eq!(number(0.004), "0.004");
+        assert_eq!(number(0.0001), "1e-4");
         assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
     }
 

@@ -45,6 +45,7 @@ pub fn ChartView(plot: Plot, test_id: &'static str) -> impl IntoView {
         .iter()
         .map(|s| {
             let class = format!("series series-{}", s.index);
+            let legend = plot.legend_at(s.index);
             let name = s.name.clone();
             let points = s
                 .points
@@ -61,7 +62,7 @@ pub fn ChartView(plot: Plot, test_id: &'static str) -> impl IntoView {
             view! {
                 <path class=class.clone() d=s.path.clone() fill="none" />
                 {points}
-                <text class=class.clone() x=r - 130.0 y=t + 16.0 + 16.0 * s.index as f64>{s.name.clone()}</text>
+                <text class=format!("legend {class}") x=legend.0 y=legend.1>{format!("● {}", s.name)}</text>
             }
         })
         .collect_view();

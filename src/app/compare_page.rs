@@ -110,7 +110,8 @@ pub fn ComparePage() -> impl IntoView {
     let sudoku_rows = RwSignal::new(Vec::<SudokuRow>::new());
     let queens_rows = RwSignal::new(Vec::<QueensRow>::new());
     let message = RwSignal::new(String::new());
-    let batch_name = loaded::get().map(|(name, records)| format!("{name} ({} puzzles)", records.len()));
+    let batch_name =
+        loaded::get().map(|(name, records)| format!("{name} ({} puzzles)", records.len()));
 
     let settings = move || Settings {
         set: set.get(),
@@ -150,7 +151,10 @@ pub fn ComparePage() -> impl IntoView {
         }
         let cpu = Series {
             name: "CPU (workers)".into(),
-            points: rows.iter().map(|r| (r.size as f64, r.size as f64 / r.cpu)).collect(),
+            points: rows
+                .iter()
+                .map(|r| (r.size as f64, r.size as f64 / r.cpu))
+                .collect(),
         };
         let gpu = Series {
             name: "GPU".into(),
@@ -375,7 +379,10 @@ async fn records_of(set: &str) -> Result<Rc<Vec<Record>>, String> {
         .dyn_into()
         .map_err(failed)?;
     if !response.ok() {
-        return Err(format!("Could not load {label}: HTTP {}", response.status()));
+        return Err(format!(
+            "Could not load {label}: HTTP {}",
+            response.status()
+        ));
     }
     let text = JsFuture::from(response.text().map_err(failed)?)
         .await
@@ -507,7 +514,12 @@ fn remember_crossovers(sudoku: &[SudokuRow], queens: &[QueensRow]) {
         points,
     };
     if sudoku.len() >= 2 {
-        let cpu = series(sudoku.iter().map(|r| (r.size as f64, r.size as f64 / r.cpu)).collect());
+        let cpu = series(
+            sudoku
+                .iter()
+                .map(|r| (r.size as f64, r.size as f64 / r.cpu))
+                .collect(),
+        );
         let gpu = series(
             sudoku
                 .iter()
@@ -520,7 +532,12 @@ fn remember_crossovers(sudoku: &[SudokuRow], queens: &[QueensRow]) {
     }
     if queens.len() >= 2 {
         // Speed is 1 / seconds: higher is better, as `crossover` expects.
-        let cpu = series(queens.iter().map(|r| (f64::from(r.n), 1.0 / r.cpu)).collect());
+        let cpu = series(
+            queens
+                .iter()
+                .map(|r| (f64::from(r.n), 1.0 / r.cpu))
+                .collect(),
+        );
         let gpu = series(
             queens
                 .iter()

@@ -166,7 +166,9 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
         (Preference::Auto, Some(_)) if small => (
             None,
             Some(if measured {
-                format!("auto: below {threshold} puzzles the CPU is faster on this machine (measured)")
+                format!(
+                    "auto: below {threshold} puzzles the CPU is faster on this machine (measured)"
+                )
             } else {
                 "auto: a job this small is faster on the CPU".to_string()
             }),
@@ -180,7 +182,11 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
     if let Some(gpu) = gpu {
         // Small jobs get a small pool: every slot costs a workgroup per round, and software adapters are slow.
         let config = ForkConfig {
-            slots: if records.len() < AUTO_GPU_MIN { 1024 } else { 0 },
+            slots: if records.len() < AUTO_GPU_MIN {
+                1024
+            } else {
+                0
+            },
             ..ForkConfig::default()
         };
         let run = answer_chunk(

@@ -46,15 +46,138 @@ fn parse_queens(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
         .split_once("..")
         .ok_or_else(|| format!("--queens takes A..B, not {text:?}"))?;
     let a = forkboard::queens::parse_n(a).map_err(|e| format!("--queens: {e}"))?;
-    let b = forkboard::queens::parse_n(b.trim_start_matches('=')).map_err(|e| format!("--queens: {e}"))?;
+    let b = forkboard::queens::parse_n(b.trim_start_matches('='))
+        .map_err(|e| format!("--queens: {e}"))?;
     if a > b {
         return Err(format!("--queens {a}..{b} is empty"));
     }
     Ok(a..=b)
 }
 
+/// The Sudoku chart of one set, and where the GPU overtakes the CPU.
+fn sudoku_chart(set: &str, cpu: Vec<(f64, f64)>, gpu: Vec<(f64, f64)>) -> (Chart, Option<f64>) {
+    let cpu = Series {
+        name: "CPU (all cores)".into(),
+        points: cpu,
+    };
+    let gpu = Series {
+        name: "GPU".into(),
+        points: gpu,
+    };
+    let cross = crossover(&cpu, &gpu);
+    let chart = Chart {
+        title: format!("Sudoku, {set}: puzzles per second"),
+        x_label: "puzzles in the batch".into(),
+        y_label: "puzzles / s".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![cpu, gpu],
+        marker: cross.map(|at| (at, format!("crossover ≈ {}", number(at)))),
+    };
+    (chart, cross)
+}
+
+fn sudoku_svg_name(set: &str) -> String {
+    let stem = Path::new(set)
+        .file_stem()
+        .map_or("set".into(), |s| s.to_string_lossy().to_string());
+    format!("sudoku-{stem}.svg")
+}
+
+/// The N-Queens chart: seconds per N on each engine.
+fn queens_chart(cpu: Vec<(f64, f64)>, gpu: Vec<(f64, f64)>) -> Chart {
+    Chart {
+        title: "N-Queens: seconds per count (total and unique)".into(),
+        x_label: "N".into(),
+        y_label: "seconds".into(),
+        log_x: false,
+        log_y: true,
+        series: vec![
+            Series {
+                name: "CPU (all cores)".into(),
+                points: cpu,
+            },
+            Series {
+                name: "GPU".into(),
+                points: gpu,
+            },
+        ],
+        marker: None,
+    }
+}
+
+/// (x, y) points of one line.
+type Points = Vec<(f64, f64)>;
+
+/// Draws the charts again from a `compare.csv` (no engine runs), into `out`.
+fn replot(csv: &Path, out: &Path) -> Result<bool, String> {
+    let text =
+        fs::read_to_string(csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
+    // Per set, in file order: its name, the CPU's points and the GPU's.
+    let mut sets: Vec<(String, Points, Points)> = Vec::new();
+    let (mut queens_cpu, mut queens_gpu) = (Vec::new(), Vec::new());
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [kind, set, size, engine, seconds, rate, _] = fields[..] else {
+            return Err(format!(
+                "{} line {}: expected 7 fields",
+                csv.display(),
+                i + 1
+            ));
+        };
+        let number = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{} line {}: {v:?} is not a number", csv.display(), i + 1))
+        };
+        let (size, seconds, rate) = (number(size)?, number(seconds)?, number(rate)?);
+        let on_gpu = engine == "gpu";
+        match kind {
+            "sudoku" => {
+                if sets.last().is_none_or(|s| s.0 != set) {
+                    sets.push((set.to_string(), Vec::new(), Vec::new()));
+                }
+                let entry = sets.last_mut().expect("just pushed");
+                if on_gpu { &mut entry.2 } else { &mut entry.1 }.push((size, rate));
+            }
+            "queens" => if on_gpu {
+                &mut queens_gpu
+            } else {
+                &mut queens_cpu
+            }
+            .push((size, seconds)),
+            other => {
+                return Err(format!(
+                    "{} line {}: unknown kind {other:?}",
+                    csv.display(),
+                    i + 1
+                ));
+            }
+        }
+    }
+    fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for (set, cpu, gpu) in sets {
+        let (chart, _) = sudoku_chart(&set, cpu, gpu);
+        write(
+            &out.join(sudoku_svg_name(&set)),
+            &chart.plot(640.0, 360.0).to_svg(),
+        )?;
+    }
+    if !queens_cpu.is_empty() {
+        write(
+            &out.join("queens.svg"),
+            &queens_chart(queens_cpu, queens_gpu)
+                .plot(640.0, 360.0)
+                .to_svg(),
+        )?;
+    }
+    Ok(true)
+}
+
 /// Runs the command; `Ok(false)` when the engines disagreed anywhere.
 pub fn run(args: BenchArgs) -> Result<bool, String> {
+    if let Some(csv) = &args.replot {
+        return replot(csv, &args.out);
+    }
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -80,7 +203,10 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
             return Err(format!("{} holds no puzzles", path.display()));
         }
         println!();
-        println!("## {set} ({} puzzles; larger batches repeat them)", records.len());
+        println!(
+            "## {set} ({} puzzles; larger batches repeat them)",
+            records.len()
+        );
         println!(
             "{:>8}  {:>10}  {:>12}  {:>10}  {:>12}  {:>8}  same answers",
             "batch", "CPU s", "CPU puz/s", "GPU s", "GPU puz/s", "GPU/CPU"
@@ -114,30 +240,15 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
             cpu_line.push((size as f64, cpu_rate));
             gpu_line.push((size as f64, gpu_rate));
         }
-        let cpu_series = Series {
-            name: "CPU (all cores)".into(),
-            points: cpu_line,
-        };
-        let gpu_series = Series {
-            name: "GPU".into(),
-            points: gpu_line,
-        };
-        let cross = crossover(&cpu_series, &gpu_series);
+        let (chart, cross) = sudoku_chart(set, cpu_line, gpu_line);
         match cross {
             Some(at) => println!("GPU overtakes the CPU at about {} puzzles", number(at)),
             None => println!("the GPU does not overtake the CPU at these sizes"),
         }
-        let chart = Chart {
-            title: format!("Sudoku, {set}: puzzles per second"),
-            x_label: "puzzles in the batch".into(),
-            y_label: "puzzles / s".into(),
-            log_x: true,
-            log_y: true,
-            series: vec![cpu_series, gpu_series],
-            marker: cross.map(|at| (at, format!("crossover ≈ {}", number(at)))),
-        };
-        let stem = Path::new(set).file_stem().map_or("set".into(), |s| s.to_string_lossy().to_string());
-        write(&args.out.join(format!("sudoku-{stem}.svg")), &chart.plot(640.0, 360.0).to_svg())?;
+        write(
+            &args.out.join(sudoku_svg_name(set)),
+            &chart.plot(640.0, 360.0).to_svg(),
+        )?;
     }
 
     println!();
@@ -177,28 +288,17 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
         cpu_line.push((f64::from(n), cpu_seconds));
         gpu_line.push((f64::from(n), gpu_seconds));
     }
-    let chart = Chart {
-        title: "N-Queens: seconds per count (total and unique)".into(),
-        x_label: "N".into(),
-        y_label: "seconds".into(),
-        log_x: false,
-        log_y: true,
-        series: vec![
-            Series {
-                name: "CPU (all cores)".into(),
-                points: cpu_line,
-            },
-            Series {
-                name: "GPU".into(),
-                points: gpu_line,
-            },
-        ],
-        marker: None,
-    };
-    write(&args.out.join("queens.svg"), &chart.plot(640.0, 360.0).to_svg())?;
+    let chart = queens_chart(cpu_line, gpu_line);
+    write(
+        &args.out.join("queens.svg"),
+        &chart.plot(640.0, 360.0).to_svg(),
+    )?;
     write(&args.out.join("compare.csv"), &csv)?;
     println!();
-    println!("written to {}: compare.csv, sudoku-*.svg, queens.svg", args.out.display());
+    println!(
+        "written to {}: compare.csv, sudoku-*.svg, queens.svg",
+        args.out.display()
+    );
     Ok(agree)
 }
 
@@ -215,6 +315,10 @@ mod tests {
         assert_eq!(parse_queens("8..12"), Ok(8..=12));
         assert!(parse_queens("12..8").unwrap_err().contains("empty"));
         assert!(parse_queens("8-12").unwrap_err().contains("A..B"));
-        assert!(parse_queens("8..40").unwrap_err().contains("between 1 and 32"));
+        assert!(
+            parse_queens("8..40")
+                .unwrap_err()
+                .contains("between 1 and 32")
+        );
     }
 }

@@ -132,7 +132,11 @@ struct BenchArgs {
     )]
     sets: Vec<String>,
     /// Batch sizes, comma-separated (a set smaller than a batch is repeated to fill it).
-    #[arg(long, value_delimiter = ',', default_value = "1,10,100,1000,10000,100000")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,10,100,1000,10000,100000"
+    )]
     sizes: Vec<usize>,
     /// N-Queens sizes to count on both engines, A..B.
     #[arg(long, default_value = "8..16")]
@@ -143,6 +147,9 @@ struct BenchArgs {
     /// CPU threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Only draw the charts again from an earlier run's compare.csv (into --out).
+    #[arg(long, value_name = "CSV")]
+    replot: Option<PathBuf>,
 }
 
 #[derive(Args)]
