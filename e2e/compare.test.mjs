@@ -7,6 +7,7 @@ import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
 import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { SolvePage } from "./fixtures/solve-page.mjs";
 
 const DIST = join(import.meta.dirname, "..", "dist");
 const ARTIFACTS = join(import.meta.dirname, "artifacts");
@@ -86,8 +87,15 @@ for (const project of PROJECTS) {
 
       // With the GPU measured, Auto on the Solve page follows the measured crossover.
       if (project.webgpu) {
-        const saved = await page.evaluate(() => localStorage.getItem("forkboard.crossover"));
-        assert.ok(Number(saved) > 0, `a crossover was saved (${saved})`);
+        const saved = Number(await page.evaluate(() => localStorage.getItem("forkboard.crossover")));
+        assert.ok(saved > 0, `a crossover was saved (${saved})`);
+        const solve = new SolvePage(page, server.url);
+        await solve.open();
+        await solve.paste("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......");
+        await solve.press("solve");
+        const detail = await solve.detail();
+        if (saved > 1) assert.match(detail, new RegExp(`auto: below ${Math.ceil(saved)} puzzles the CPU is faster on this machine \\(measured\\)`));
+        else assert.match(detail, /^GPU/);
       }
       await context.close();
     });
