@@ -149,20 +149,7 @@ pub fn ComparePage() -> impl IntoView {
         if rows.is_empty() {
             return None;
         }
-        let cpu = Series {
-            name: "CPU (workers)".into(),
-            points: rows
-                .iter()
-                .map(|r| (r.size as f64, r.size as f64 / r.cpu))
-                .collect(),
-        };
-        let gpu = Series {
-            name: "GPU".into(),
-            points: rows
-                .iter()
-                .filter_map(|r| Some((r.size as f64, r.size as f64 / r.gpu?)))
-                .collect(),
-        };
+        let (cpu, gpu) = sudoku_series(&rows);
         let cross = crossover(&cpu, &gpu);
         let chart = Chart {
             title: "Sudoku: puzzles per second".into(),
@@ -186,42 +173,26 @@ pub fn ComparePage() -> impl IntoView {
             y_label: "seconds".into(),
             log_x: false,
             log_y: true,
-            series: vec![
-                Series {
-                    name: "CPU (workers)".into(),
-                    points: rows.iter().map(|r| (f64::from(r.n), r.cpu)).collect(),
-                },
-                Series {
-                    name: "GPU".into(),
-                    points: rows
-                        .iter()
-                        .filter_map(|r| Some((f64::from(r.n), r.gpu?)))
-                        .collect(),
-                },
-            ],
+            series: {
+                let (cpu, gpu) = queens_series(&rows, |seconds| seconds);
+                vec![cpu, gpu]
+            },
             marker: None,
         };
         Some(view! { <ChartView plot=chart.plot(640.0, 340.0) test_id="queens-chart" /> })
     };
     let csv_url = move || {
         let mut csv = String::from("kind,size,cpu_seconds,gpu_seconds,check\n");
+        let row = |kind: &str, size: String, cpu: f64, gpu: Option<f64>, agree: bool| {
+            let gpu = gpu.map_or(String::new(), |g| format!("{g:.6}"));
+            let check = if agree { "agree" } else { "differ" };
+            format!("{kind},{size},{cpu:.6},{gpu},{check}\n")
+        };
         for r in sudoku_rows.get() {
-            csv.push_str(&format!(
-                "sudoku,{},{:.6},{},{}\n",
-                r.size,
-                r.cpu,
-                r.gpu.map_or(String::new(), |g| format!("{g:.6}")),
-                if r.agree { "agree" } else { "differ" }
-            ));
+            csv.push_str(&row("sudoku", r.size.to_string(), r.cpu, r.gpu, r.agree));
         }
         for r in queens_rows.get() {
-            csv.push_str(&format!(
-                "queens,{},{:.6},{},{}\n",
-                r.n,
-                r.cpu,
-                r.gpu.map_or(String::new(), |g| format!("{g:.6}")),
-                if r.agree { "agree" } else { "differ" }
-            ));
+            csv.push_str(&row("queens", r.n.to_string(), r.cpu, r.gpu, r.agree));
         }
         super::batch_page::blob_url(csv.into_bytes())
     };
@@ -507,43 +478,55 @@ async fn time_sudoku(batch: &[Record], preference: Preference) -> (f64, Vec<Answ
     ((now_ms() - started) / 1000.0, solved.answers)
 }
 
+/// Rates (puzzles per second) against batch size, for each engine.
+fn sudoku_series(rows: &[SudokuRow]) -> (Series, Series) {
+    let rate = |size: usize, seconds: f64| (size as f64, size as f64 / seconds);
+    (
+        Series {
+            name: "CPU (workers)".into(),
+            points: rows.iter().map(|r| rate(r.size, r.cpu)).collect(),
+        },
+        Series {
+            name: "GPU".into(),
+            points: rows
+                .iter()
+                .filter_map(|r| Some(rate(r.size, r.gpu?)))
+                .collect(),
+        },
+    )
+}
+
+/// `value(seconds)` against N, for each engine.
+fn queens_series(rows: &[QueensRow], value: fn(f64) -> f64) -> (Series, Series) {
+    (
+        Series {
+            name: "CPU (workers)".into(),
+            points: rows
+                .iter()
+                .map(|r| (f64::from(r.n), value(r.cpu)))
+                .collect(),
+        },
+        Series {
+            name: "GPU".into(),
+            points: rows
+                .iter()
+                .filter_map(|r| Some((f64::from(r.n), value(r.gpu?))))
+                .collect(),
+        },
+    )
+}
+
 /// Saves where the GPU overtook the CPU, so Auto follows this machine's measurement from now on.
 fn remember_crossovers(sudoku: &[SudokuRow], queens: &[QueensRow]) {
-    let series = |points: Vec<(f64, f64)>| Series {
-        name: String::new(),
-        points,
-    };
     if sudoku.len() >= 2 {
-        let cpu = series(
-            sudoku
-                .iter()
-                .map(|r| (r.size as f64, r.size as f64 / r.cpu))
-                .collect(),
-        );
-        let gpu = series(
-            sudoku
-                .iter()
-                .filter_map(|r| Some((r.size as f64, r.size as f64 / r.gpu?)))
-                .collect(),
-        );
+        let (cpu, gpu) = sudoku_series(sudoku);
         // Never overtaken at these sizes: the CPU stays the choice well past the largest one measured.
         let largest = sudoku.iter().map(|r| r.size).max().unwrap_or(1) as f64;
         storage::save_crossover(Some(crossover(&cpu, &gpu).unwrap_or(largest * 10.0)));
     }
     if queens.len() >= 2 {
         // Speed is 1 / seconds: higher is better, as `crossover` expects.
-        let cpu = series(
-            queens
-                .iter()
-                .map(|r| (f64::from(r.n), 1.0 / r.cpu))
-                .collect(),
-        );
-        let gpu = series(
-            queens
-                .iter()
-                .filter_map(|r| Some((f64::from(r.n), 1.0 / r.gpu?)))
-                .collect(),
-        );
+        let (cpu, gpu) = queens_series(queens, |seconds| 1.0 / seconds);
         let largest = queens.iter().map(|r| r.n).max().unwrap_or(1) as f64;
         storage::save_queens_crossover(Some(crossover(&cpu, &gpu).unwrap_or(largest + 1.0)));
     }

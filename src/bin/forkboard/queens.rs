@@ -16,13 +16,13 @@ use crate::{Engine, QueensArgs};
 const AUTO_GPU_MIN: u32 = 12;
 
 /// The engine of one run: the CPU, or a ready GPU kernel.
-struct Engines {
+struct QueensEngines {
     gpu: Option<(GpuContext, QueensKernel)>,
     choice: Engine,
     note: Option<String>,
 }
 
-impl Engines {
+impl QueensEngines {
     fn new(choice: Engine) -> Result<Self, String> {
         let open = || -> Result<(GpuContext, QueensKernel), String> {
             let ctx = GpuContext::new_blocking().map_err(|e| e.to_string())?;
@@ -135,7 +135,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
             .build_global()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
-    let mut engines = Engines::new(args.engine)?;
+    let mut engines = QueensEngines::new(args.engine)?;
     let config = QueensConfig {
         nodes: args.gpu_nodes,
         lanes: args.gpu_lanes,

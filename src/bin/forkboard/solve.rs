@@ -106,19 +106,19 @@ fn pipeline(
     mode: Mode,
     progress: &ProgressBar,
 ) -> Result<(Tally, Option<io::Error>), String> {
-    let chunk_size = AtomicUsize::new(chunk_size(engines));
+    let next_size = AtomicUsize::new(chunk_size(engines));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
     let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
     let reader = &mut input.reader;
     let read = &input.read;
-    let chunk_size = &chunk_size;
+    let next_size = &next_size;
     thread::scope(|scope| {
         // `move`: the reader thread owns the sending end, so the channel closes when the input ends.
         let reading = scope.spawn(move || {
             loop {
                 let chunk: Vec<Record> = reader
                     .by_ref()
-                    .take(chunk_size.load(Ordering::Relaxed))
+                    .take(next_size.load(Ordering::Relaxed))
                     .collect();
                 // Stops when the input ends or nobody takes chunks any more (an error, a closed pipe).
                 if chunk.is_empty() || chunk_tx.send(chunk).is_err() {
@@ -151,7 +151,7 @@ fn pipeline(
         for chunk in chunk_rx {
             match engines.answer(&chunk, mode) {
                 Ok(answers) => {
-                    chunk_size.store(self::chunk_size(engines), Ordering::Relaxed);
+                    next_size.store(chunk_size(engines), Ordering::Relaxed);
                     if answered_tx.send((chunk, answers)).is_err() {
                         break;
                     }
