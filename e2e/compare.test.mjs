@@ -50,7 +50,7 @@ for (const project of PROJECTS) {
       assert.deepEqual(sudoku.map((r) => r[0].text), ["1", "10", "100"]);
       for (const row of sudoku) {
         assert.equal(row[6].text, row[0].text, "every puzzle solved");
-        assert.equal(row[7].text, "yes");
+        assert.equal(row[7].text, project.webgpu ? "yes" : "—", "answers compared only when both engines ran");
       }
       const points = await page.getByTestId("sudoku-chart").locator("circle").evaluateAll((cs) =>
         cs.map((c) => ({ series: c.dataset.series, x: Number(c.dataset.x), y: Number(c.dataset.y) })),

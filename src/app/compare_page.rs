@@ -291,7 +291,11 @@ pub fn ComparePage() -> impl IntoView {
                                     <td data-rate=gpu_rate.unwrap_or(0.0)>{gpu_rate.map_or("—".to_string(), |g| format!("{g:.0}"))}</td>
                                     <td>{gpu_rate.map_or("—".to_string(), |g| format!("{:.2}", g / cpu_rate))}</td>
                                     <td>{r.solved}</td>
-                                    <td>{if r.agree { "yes" } else { "NO" }}</td>
+                                    <td>{match (r.gpu, r.agree) {
+                                        (None, _) => "—",
+                                        (Some(_), true) => "yes",
+                                        (Some(_), false) => "NO",
+                                    }}</td>
                                 </tr>
                             }
                         }).collect_view()}
