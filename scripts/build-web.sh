@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 trunk build --release --offline
+# The Content-Security-Policy, pinned to this build's one inline loader script.
+node scripts/csp.mjs dist/index.html

@@ -87,12 +87,23 @@ fn looks_pretty(line: &[u8]) -> bool {
     if line.iter().any(|&b| b == b'|' || b == b'+') || is_rule(line, None) {
         return true;
     }
-    // Spaced cells, unless the first token is itself a whole one-line puzzle followed by other fields.
+    // Spaced cells, unless the first token is itself a whole one-line puzzle followed by other fields. Every
+    // token must look like cells (symbols and empties, at most a row of 25): a line of markup or other
+    // punctuation with spaces in it is a bad one-line puzzle, not a grid that would swallow the lines after it.
+    let looks_like_cells = |t: &[u8]| {
+        t.len() <= 25
+            && t.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'*' | b'_' | b'-'))
+    };
     let mut tokens = line
         .split(|b| b.is_ascii_whitespace())
         .filter(|t| !t.is_empty());
     let first = tokens.next().unwrap_or_default();
-    tokens.next().is_some() && BoxShape::for_cell_count(first.len()).is_none()
+    let mut rest = tokens.peekable();
+    rest.peek().is_some()
+        && BoxShape::for_cell_count(first.len()).is_none()
+        && looks_like_cells(first)
+        && rest.all(looks_like_cells)
 }
 
 /// A separator line of a pretty grid (`------+-------+------`, `=====`), as opposed to a row of `-` empties.
@@ -117,6 +128,17 @@ pub(super) fn is_rule(line: &[u8], side: Option<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markup_with_spaces_is_not_a_grid() {
+        let file: [&[u8]; 2] = [
+            br#"<img src=x onerror="alert(1)">"#,
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        ];
+        assert_eq!(detect(file), Format::Line);
+        let grid: [&[u8]; 1] = [b"5 3 . . 7 . . . ."];
+        assert_eq!(detect(grid), Format::Grid);
+    }
 
     fn det(text: &str) -> Format {
         detect(text.lines().map(str::as_bytes))
