@@ -92,3 +92,52 @@ proptest! {
         }
     }
 }
+
+/// Share-link texts: random strings, and real links with bytes changed, cut or added.
+fn linkish() -> impl Strategy<Value = String> {
+    let real = prop_oneof![
+        Just("3x3-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".to_string()),
+        Just("2x2-.2..3.122..3...1".to_string()),
+        Just("4x4-".to_string() + &".".repeat(256)),
+        Just("5x5-".to_string() + &"A".repeat(625)),
+    ];
+    prop_oneof![
+        ".{0,700}",
+        (real, any::<usize>(), ".{0,3}", 0usize..4).prop_map(|(link, at, insert, cut)| {
+            let mut chars: Vec<char> = link.chars().collect();
+            let at = at % (chars.len() + 1);
+            chars.splice(at..(at + cut).min(chars.len()), insert.chars());
+            chars.into_iter().collect()
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// The decoder of `/?p=` links: never a panic, and a link it accepts encodes back to the same puzzle.
+    #[test]
+    fn share_links_never_panic_and_round_trip(text in linkish()) {
+        if let Ok(grid) = forkboard::sudoku::share::decode(&text) {
+            let again = forkboard::sudoku::share::decode(&forkboard::sudoku::share::encode(&grid));
+            prop_assert_eq!(again.ok(), Some(grid));
+        }
+    }
+
+    /// The Queens size field and link parameter: never a panic; accepted values are exactly 1..=32.
+    #[test]
+    fn queens_sizes_are_accepted_exactly_in_range(text in ".{0,12}|-?[0-9]{1,12}") {
+        match forkboard::queens::parse_n(&text) {
+            Ok(n) => prop_assert!((1..=32).contains(&n) && text.trim().parse::<u32>() == Ok(n)),
+            Err(e) => prop_assert!(e.to_string().starts_with("N must be")),
+        }
+    }
+
+    /// The workers' Queens requests: any text gets a reply, never a panic (single digits: every request
+    /// that is well formed is also quick to answer).
+    #[test]
+    fn queens_worker_requests_never_panic(text in "Q( -?[0-9]){0,5}|.{0,40}") {
+        let reply = forkboard::queens::worker_protocol::serve(&text);
+        prop_assert!(reply.starts_with("Q ") || reply.starts_with("E "));
+    }
+}
