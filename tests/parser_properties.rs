@@ -96,7 +96,10 @@ proptest! {
 /// Share-link texts: random strings, and real links with bytes changed, cut or added.
 fn linkish() -> impl Strategy<Value = String> {
     let real = prop_oneof![
-        Just("3x3-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".to_string()),
+        Just(
+            "3x3-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .to_string()
+        ),
         Just("2x2-.2..3.122..3...1".to_string()),
         Just("4x4-".to_string() + &".".repeat(256)),
         Just("5x5-".to_string() + &"A".repeat(625)),
