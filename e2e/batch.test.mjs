@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
 import { assertSolved } from "./fixtures/solve-page.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -39,7 +39,7 @@ for (const project of PROJECTS) {
       const context = await browser.newContext({ acceptDownloads: true });
       const page = await context.newPage();
       await page.goto(`${server.url}/batch`);
-      await page.waitForFunction(() => !document.querySelector('[data-testid="engine-status"]').textContent.includes("Looking"));
+      await enginesSettled(page);
       await page.getByTestId("file").setInputFiles(file);
       await page.getByText("thousand.txt is loaded.").waitFor();
       // Long tasks (over 50 ms) on the page's thread while the batch runs: the page must stay responsive.

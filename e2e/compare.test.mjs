@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
 import { SolvePage } from "./fixtures/solve-page.mjs";
 
 const DIST = join(import.meta.dirname, "..", "dist");
@@ -34,7 +34,7 @@ for (const project of PROJECTS) {
       page = await context.newPage();
       page.on("pageerror", (e) => console.error(`[${project.name}] page error: ${e}`));
       await page.goto(`${server.url}/compare?set=hard&sizes=1,10,100&queens=6..9`);
-      await page.waitForFunction(() => !document.querySelector('[data-testid="engine-status"]').textContent.includes("Looking"));
+      await enginesSettled(page);
       // The link's settings are the page's settings.
       assert.equal(await page.getByTestId("compare-set").inputValue(), "hard");
       assert.ok(await page.getByTestId("compare-size-10").isChecked());

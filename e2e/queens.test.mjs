@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
 
 const DIST = join(import.meta.dirname, "..", "dist");
 const ARTIFACTS = join(import.meta.dirname, "artifacts");
@@ -32,7 +32,7 @@ for (const project of PROJECTS) {
       page.on("pageerror", (e) => console.error(`[${project.name}] page error: ${e}`));
       await page.goto(`${server.url}/queens${query}`);
       await page.getByTestId("queens-n").waitFor();
-      await page.waitForFunction(() => !document.querySelector('[data-testid="engine-status"]').textContent.includes("Looking"));
+      await enginesSettled(page);
     };
 
     // Counts N with the engine setting given, and returns what the page shows.

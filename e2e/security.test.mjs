@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
 
 const DIST = join(import.meta.dirname, "..", "dist");
 const server = await serve(DIST);
@@ -45,7 +45,7 @@ for (const project of PROJECTS) {
         d.dismiss();
       });
       await page.goto(`${server.url}${path}`);
-      await page.waitForFunction(() => !document.querySelector('[data-testid="engine-status"]')?.textContent.includes("Looking"));
+      await enginesSettled(page);
     };
 
     test("the policy is pinned and in force, and the app keeps to it on every page", async () => {

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
 use crate::sudoku::answer::{Mode, Tally};
@@ -349,8 +350,4 @@ pub(super) fn blob_url(bytes: Vec<u8>) -> String {
     web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
         .and_then(|blob| web_sys::Url::create_object_url_with_blob(&blob))
         .unwrap_or_default()
-}
-
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }

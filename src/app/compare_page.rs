@@ -12,6 +12,7 @@ use leptos_router::hooks::use_query_map;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use super::browser::{now_ms, origin};
 use super::chart_view::ChartView;
 use super::engine::{self, Preference};
 use super::{loaded, storage};
@@ -132,7 +133,7 @@ pub fn ComparePage() -> impl IntoView {
         message.set(String::new());
         sudoku_rows.set(Vec::new());
         queens_rows.set(Vec::new());
-        set_address(&settings);
+        super::browser::replace_address(&format!("/compare?{}", settings.query()));
         spawn_local(async move {
             let outcome = run(settings, step, cancel, sudoku_rows, queens_rows).await;
             running.set(false);
@@ -534,23 +535,4 @@ fn remember_crossovers(sudoku: &[SudokuRow], queens: &[QueensRow]) {
         let largest = queens.iter().map(|r| r.n).max().unwrap_or(1) as f64;
         storage::save_queens_crossover(Some(crossover(&cpu, &gpu).unwrap_or(largest + 1.0)));
     }
-}
-
-/// Puts the settings in the address bar.
-fn set_address(settings: &Settings) {
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("/compare?{}", settings.query())),
-        );
-    }
-}
-
-fn origin() -> String {
-    window().location().origin().unwrap_or_default()
-}
-
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }

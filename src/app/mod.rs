@@ -2,6 +2,7 @@
 
 mod about_page;
 mod batch_page;
+mod browser;
 mod chart_view;
 mod compare_page;
 mod engine;

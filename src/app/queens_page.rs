@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;
 
+use super::browser::{now_ms, origin};
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
 use super::storage;
@@ -105,7 +106,7 @@ pub fn QueensPage() -> impl IntoView {
         running.set(true);
         cancel.set(false);
         progress.set(0.0);
-        set_link(n);
+        super::browser::replace_address(&format!("/queens?n={n}"));
         let on_progress: Rc<dyn Fn(f64) -> bool> = Rc::new(move |fraction| {
             progress.set(fraction);
             !cancel.get_untracked()
@@ -335,23 +336,4 @@ fn describe(cols: &[u32]) -> String {
         .map(|(row, &col)| format!("{}{}", char::from(b'a' + col as u8), row + 1))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Puts `?n=N` in the address bar, so a reload or a copied address reopens this count.
-fn set_link(n: u32) {
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("/queens?n={n}")),
-        );
-    }
-}
-
-fn origin() -> String {
-    window().location().origin().unwrap_or_default()
-}
-
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }

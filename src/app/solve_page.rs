@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;
 
+use super::browser::{now_ms, origin};
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
 use super::grid_view::{GridView, focus_cell};
@@ -139,8 +140,7 @@ pub fn SolvePage() -> impl IntoView {
 
     let make_share = move |_| {
         if let Some(grid) = current(shape.get_untracked(), &givens.get_untracked()) {
-            let origin = window().location().origin().unwrap_or_default();
-            share_link.set(Some(format!("{origin}/?p={}", share::encode(&grid))));
+            share_link.set(Some(format!("{}/?p={}", origin(), share::encode(&grid))));
         }
     };
 
@@ -334,9 +334,4 @@ fn conflict_cells(grid: &Grid) -> Vec<usize> {
         .iter()
         .flat_map(|c| c.cells.iter().map(move |(r, col)| r * n + col))
         .collect()
-}
-
-/// Milliseconds from the page's clock.
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
