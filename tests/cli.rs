@@ -151,6 +151,83 @@ fn the_gpu_engine_gives_the_cpu_engines_output() {
 }
 
 #[test]
+fn a_gpu_lost_mid_run_is_finished_on_the_cpu_with_nothing_lost() {
+    // 1,200 kaggle puzzles in chunks of 200: the first chunks go to the GPU, then its device is destroyed (the
+    // hidden fault hook); the chunk in flight and the rest are answered on the CPU, each puzzle once, in order.
+    let input: String = std::fs::read_to_string(shared("kaggle_10k.csv"))
+        .unwrap()
+        .lines()
+        .take(1201)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cpu = forkboard(&["solve", "--engine", "cpu"], input.as_bytes());
+    let lost = forkboard(
+        &[
+            "solve",
+            "--engine",
+            "gpu",
+            "--chunk",
+            "200",
+            "--lose-gpu-after",
+            "3",
+            "--stats",
+        ],
+        input.as_bytes(),
+    );
+    let stderr = text(&lost.stderr);
+    assert!(lost.status.success(), "{stderr}");
+    assert_eq!(text(&cpu.stdout), text(&lost.stdout));
+    assert_eq!(
+        text(&lost.stdout).lines().count(),
+        1201,
+        "a header and 1,200 rows"
+    );
+    assert!(
+        stderr.contains("the GPU failed (the GPU device was lost"),
+        "{stderr}"
+    );
+    // Both engines answered part of the file.
+    let gpu_part = stderr
+        .split("gpu ")
+        .nth(1)
+        .and_then(|s| s.split(" — ").nth(1))
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("a GPU share in {stderr}"));
+    assert!((200..1200).contains(&gpu_part), "{stderr}");
+    assert!(stderr.contains("puzzles      1200"), "{stderr}");
+}
+
+#[test]
+fn a_search_too_big_to_finish_gives_up_with_a_message_and_the_rest_are_solved() {
+    // An empty 16×16 needs ~180 guesses to its first solution: a budget of 10 stops it; the 9×9 after it is
+    // still solved, and the exit status says not everything was.
+    let input = format!(
+        "{}\n4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+        ".".repeat(256)
+    );
+    let out = forkboard(
+        &["solve", "--engine", "cpu", "--max-guesses", "10", "--stats"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("# line 1: gave up after 10 guesses without a solution"),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("417369825632158947"), "{stdout}");
+    assert!(text(&out.stderr).contains("gave up      1"));
+    // Without the budget the same file is solved.
+    let out = forkboard(
+        &["solve", "--engine", "cpu", "--max-guesses", "0"],
+        input.as_bytes(),
+    );
+    assert!(out.status.success());
+}
+
+#[test]
 fn auto_says_which_engine_ran_and_why() {
     let out = forkboard(&["solve", "--stats"], b"1...............\n");
     assert!(out.status.success());

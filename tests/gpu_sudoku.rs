@@ -181,3 +181,26 @@ fn every_size_from_4_to_25_matches_the_cpu() {
     let records = records_from(&grids);
     same_as_cpu(&records, Mode::First, ForkConfig::default());
 }
+
+#[test]
+fn a_device_lost_mid_batch_is_an_error_not_a_hang_or_a_panic() {
+    // A context of its own: this test destroys its device.
+    let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+    let kernel = pollster::block_on(ForkKernel::new(&ctx)).expect("the kernel compiles");
+    let records = records_of("top95.txt", 95);
+    // top95 takes several submissions on any adapter; the device goes after the second.
+    ctx.lose_device_after(2);
+    let run = answer_chunk_blocking(
+        &ctx,
+        &kernel,
+        &records,
+        Mode::First,
+        ForkConfig::default(),
+        &mut |_, _| true,
+    );
+    let error = run.expect_err("a destroyed device cannot finish the batch");
+    assert!(
+        matches!(error, forkboard::gpu::GpuError::DeviceLost(_)),
+        "{error}"
+    );
+}

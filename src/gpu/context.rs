@@ -1,5 +1,6 @@
 //! Getting a GPU: adapter, device and queue, with errors captured instead of panicking.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::GpuError;
@@ -16,6 +17,8 @@ pub struct GpuContext {
     pub limits: wgpu::Limits,
     /// The first error wgpu reported outside an error scope (validation, out of memory, device loss).
     errors: Arc<Mutex<Option<String>>>,
+    /// Fault injection: submissions left before the device is destroyed (`u64::MAX`: never).
+    submissions_left: AtomicU64,
 }
 
 impl GpuContext {
@@ -48,7 +51,10 @@ impl GpuContext {
         let lost = Arc::clone(&errors);
         device.set_device_lost_callback(move |reason, message| {
             let mut slot = lost.lock().unwrap_or_else(|p| p.into_inner());
-            slot.get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
+            slot.get_or_insert_with(|| match message.as_str() {
+                "" => format!("device lost ({reason:?})"),
+                _ => format!("device lost ({reason:?}): {message}"),
+            });
         });
         Ok(Self {
             device,
@@ -56,7 +62,30 @@ impl GpuContext {
             info,
             limits,
             errors,
+            submissions_left: AtomicU64::new(u64::MAX),
         })
+    }
+
+    /// Submits recorded work. Every kernel submits through here, so [`Self::lose_device_after`] can count.
+    pub fn submit(&self, commands: wgpu::CommandBuffer) {
+        self.queue.submit([commands]);
+        let left = self
+            .submissions_left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n != u64::MAX).then(|| n.saturating_sub(1))
+            });
+        if left == Ok(1) {
+            self.device.destroy();
+        }
+    }
+
+    /// Fault injection for tests: destroys the device once `submissions` more have been made (the last one may
+    /// or may not run), as a driver reset or a browser reclaiming the GPU would, so that the fallbacks can be
+    /// proven on any adapter. The CLI's hidden `--lose-gpu-after` and the web app's `forkboard.fault` setting
+    /// reach it.
+    pub fn lose_device_after(&self, submissions: u64) {
+        self.submissions_left
+            .store(submissions.max(1), Ordering::Relaxed);
     }
 
     /// [`GpuContext::new`], blocking (native only).

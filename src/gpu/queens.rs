@@ -379,7 +379,7 @@ impl QueensKernel {
             }
             encoder.copy_buffer_to_buffer(&control, 0, &control_read, 0, None);
             let started = Instant::now();
-            ctx.queue.submit([encoder.finish()]);
+            ctx.submit(encoder.finish());
             let state: QueensControl =
                 *bytemuck::from_bytes(&readback::read(ctx, &control_read).await?);
             let took = started.elapsed();
@@ -396,7 +396,7 @@ impl QueensKernel {
         }
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&counts, 0, &counts_read, 0, None);
-        ctx.queue.submit([encoder.finish()]);
+        ctx.submit(encoder.finish());
         let words: Vec<u32> =
             bytemuck::cast_slice(&readback::read(ctx, &counts_read).await?).to_vec();
         let mut classes = Classes::default();

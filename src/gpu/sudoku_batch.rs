@@ -73,7 +73,7 @@ pub async fn answer_chunk(
             .zip(outcomes)
             .map(|((&i, &puzzle), outcome)| (i, puzzle, outcome))
             .collect();
-        for (i, answer, fell_back) in check_all(records, jobs, mode) {
+        for (i, answer, fell_back) in check_all(records, jobs, mode, config.max_guesses) {
             report.cpu_fallbacks += u64::from(fell_back);
             answers[i] = Some(answer);
         }
@@ -91,6 +91,7 @@ fn check_all(
     records: &[Record],
     jobs: Vec<(usize, &Grid, GpuOutcome)>,
     mode: Mode,
+    max_guesses: u64,
 ) -> Vec<(usize, Answer, bool)> {
     let check = |cpu: &mut Solver, (i, puzzle, outcome): (usize, &Grid, GpuOutcome)| {
         // An overflowed puzzle has no result: the CPU solves it.
@@ -99,6 +100,7 @@ fn check_all(
             solution: outcome.solution,
             hit_limit: outcome.hit_limit,
             guesses: 0,
+            gave_up: false,
         });
         let (answer, fell_back) = checked_or_solved(records[i].line, puzzle, outcome, mode, cpu);
         (i, answer, fell_back)
@@ -108,11 +110,13 @@ fn check_all(
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        jobs.into_par_iter().map_init(Solver::new, check).collect()
+        jobs.into_par_iter()
+            .map_init(|| Solver::with_max_guesses(max_guesses), check)
+            .collect()
     }
     #[cfg(target_arch = "wasm32")]
     {
-        let mut cpu = Solver::new();
+        let mut cpu = Solver::with_max_guesses(max_guesses);
         jobs.into_iter().map(|job| check(&mut cpu, job)).collect()
     }
 }

@@ -147,6 +147,8 @@ pub struct ForkConfig {
     pub slots: u32,
     /// Failed forks before a puzzle is handed to the CPU.
     pub max_stalls: u32,
+    /// The CPU's guess budget for the puzzles handed back (see [`crate::sudoku::solver::Solver::max_guesses`]).
+    pub max_guesses: u64,
 }
 
 impl Default for ForkConfig {
@@ -154,6 +156,7 @@ impl Default for ForkConfig {
         Self {
             slots: 0,
             max_stalls: 8,
+            max_guesses: crate::sudoku::solver::DEFAULT_MAX_GUESSES,
         }
     }
 }
@@ -379,7 +382,7 @@ impl ForkKernel {
             }
             first = false;
             encoder.copy_buffer_to_buffer(&buffers.control, 0, &buffers.control_read, 0, None);
-            ctx.queue.submit([encoder.finish()]);
+            ctx.submit(encoder.finish());
             stats.rounds += u64::from(rounds_per_submit);
             stats.submissions += 1;
             let control: Control =
@@ -398,7 +401,7 @@ impl ForkKernel {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&buffers.results, 0, &buffers.results_read, 0, None);
         encoder.copy_buffer_to_buffer(&buffers.solutions, 0, &buffers.solutions_read, 0, None);
-        ctx.queue.submit([encoder.finish()]);
+        ctx.submit(encoder.finish());
         let states: Vec<PuzzleState> =
             bytemuck::cast_slice(&readback::read(ctx, &buffers.results_read).await?).to_vec();
         let values: Vec<u32> =

@@ -40,6 +40,8 @@ pub struct Tally {
     pub no_solution: u64,
     /// Puzzles that could not be read or whose givens clash.
     pub invalid: u64,
+    /// Puzzles whose search gave up (the guess budget ran out) before a solution.
+    pub gave_up: u64,
 }
 
 impl Tally {
@@ -56,13 +58,14 @@ impl Tally {
                 }
             }
             Answer::NoSolution => self.no_solution += 1,
+            Answer::GaveUp { .. } => self.gave_up += 1,
             Answer::Invalid(_) => self.invalid += 1,
         }
     }
 
     /// True when every puzzle was solved.
     pub fn all_solved(&self) -> bool {
-        self.no_solution == 0 && self.invalid == 0
+        self.no_solution == 0 && self.invalid == 0 && self.gave_up == 0
     }
 }
 
@@ -111,7 +114,13 @@ pub fn checked_or_solved(
 /// Turns a solver's outcome (from any engine) into an answer, after checking its solution independently.
 pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) -> Answer {
     let Some(solution) = outcome.solution else {
-        return Answer::NoSolution;
+        return if outcome.gave_up {
+            Answer::GaveUp {
+                guesses: outcome.guesses,
+            }
+        } else {
+            Answer::NoSolution
+        };
     };
     if !verify::is_solution(puzzle, &solution) {
         return invalid(
@@ -124,11 +133,19 @@ pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) ->
     }
     let count = match mode {
         Mode::First => None,
-        Mode::Count(_) => Some((outcome.count, outcome.hit_limit)),
+        // A count the search gave up on is a lower bound, written like one cut at the limit ("1+").
+        Mode::Count(_) => Some((outcome.count, outcome.hit_limit || outcome.gave_up)),
     };
-    let note = (outcome.count > 1)
-        .then(|| why_not_unique(puzzle))
-        .flatten();
+    let note = if outcome.gave_up && count.is_some() {
+        Some(format!(
+            "the search gave up after {} guesses without a new solution",
+            outcome.guesses
+        ))
+    } else {
+        (outcome.count > 1)
+            .then(|| why_not_unique(puzzle))
+            .flatten()
+    };
     Answer::Solved {
         solution,
         count,

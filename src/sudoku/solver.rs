@@ -42,12 +42,22 @@ pub struct Outcome {
     pub hit_limit: bool,
     /// Branches taken (guesses), a rough measure of difficulty.
     pub guesses: u64,
+    /// True when the search gave up: [`Solver::max_guesses`] guesses in a row found no new solution. The count
+    /// is then a lower bound, and a missing solution says nothing.
+    pub gave_up: bool,
 }
+
+/// The guess budget of [`Solver::new`]: guesses in a row without a new solution before the search gives up.
+/// Every puzzle of the shared sets needs under 400,000 in all; a 25×25 with a random half of its cells emptied
+/// can need far more (about 260,000 guesses/s natively, so this is roughly 20 s of 25×25 or 2 s of 9×9).
+pub const DEFAULT_MAX_GUESSES: u64 = 5_000_000;
 
 /// A reusable CPU solver: holds the unit tables of the last shape and the search stacks, so a batch allocates
 /// nothing per puzzle. One per thread.
-#[derive(Default)]
 pub struct Solver {
+    /// The guard against searches too big to finish: guesses in a row without a new solution before giving up
+    /// (0: never give up). Counting goes on as long as solutions keep coming.
+    pub max_guesses: u64,
     tables: Option<Tables>,
     nine: Search<u16, 81, 27, 9>,
     small: Search<u16, 81, 27, 0>,
@@ -55,10 +65,31 @@ pub struct Solver {
     large: Search<u32, 625, 75, 0>,
 }
 
+impl Default for Solver {
+    fn default() -> Self {
+        Self {
+            max_guesses: DEFAULT_MAX_GUESSES,
+            tables: None,
+            nine: Search::default(),
+            small: Search::default(),
+            medium: Search::default(),
+            large: Search::default(),
+        }
+    }
+}
+
 impl Solver {
-    /// A solver with nothing allocated yet.
+    /// A solver with nothing allocated yet and the default guess budget.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A solver that gives up after `max_guesses` guesses in a row without a new solution (0: never).
+    pub fn with_max_guesses(max_guesses: u64) -> Self {
+        Self {
+            max_guesses,
+            ..Self::default()
+        }
     }
 
     /// Solves `puzzle`, counting solutions up to `limit` (at least 1). `limit = 1` finds the first solution,
@@ -70,11 +101,15 @@ impl Solver {
         }
         let tables = self.tables.as_ref().expect("tables were just built");
         let limit = limit.max(1);
+        let budget = match self.max_guesses {
+            0 => u64::MAX,
+            n => n,
+        };
         match shape.cells() {
-            81 if shape.rows() == 3 => self.nine.run(tables, puzzle, limit),
-            0..=81 => self.small.run(tables, puzzle, limit),
-            82..=256 => self.medium.run(tables, puzzle, limit),
-            _ => self.large.run(tables, puzzle, limit),
+            81 if shape.rows() == 3 => self.nine.run(tables, puzzle, limit, budget),
+            0..=81 => self.small.run(tables, puzzle, limit, budget),
+            82..=256 => self.medium.run(tables, puzzle, limit, budget),
+            _ => self.large.run(tables, puzzle, limit, budget),
         }
     }
 }
@@ -486,13 +521,16 @@ struct Search<M, const CAP: usize, const UNITS: usize, const SIDE: usize> {
 }
 
 impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M, CAP, UNITS, SIDE> {
-    fn run(&mut self, t: &Tables, puzzle: &Grid, limit: u64) -> Outcome {
+    fn run(&mut self, t: &Tables, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         let mut outcome = Outcome {
             count: 0,
             solution: None,
             hit_limit: false,
             guesses: 0,
+            gave_up: false,
         };
+        // The guard: guesses taken since the last solution (or the start).
+        let mut fruitless = 0u64;
         let Some(mut board) = Board::<M, CAP, UNITS>::from_puzzle(t, puzzle) else {
             return outcome;
         };
@@ -509,8 +547,14 @@ impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M,
                         outcome.hit_limit = true;
                         return outcome;
                     }
+                    fruitless = 0;
                 }
                 Settled::Branch(cell, mask) => {
+                    if fruitless >= budget {
+                        outcome.gave_up = true;
+                        return outcome;
+                    }
+                    fruitless += 1;
                     let bit = mask & mask.wrapping_neg();
                     self.stack.push(Frame {
                         board,
@@ -528,6 +572,11 @@ impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M,
             let Some(top) = self.stack.last_mut() else {
                 return outcome;
             };
+            if fruitless >= budget {
+                outcome.gave_up = true;
+                return outcome;
+            }
+            fruitless += 1;
             let cell = usize::from(top.cell);
             let bit = top.untried & top.untried.wrapping_neg();
             top.untried &= !bit;
@@ -585,6 +634,50 @@ mod tests {
         let out = count(&Grid::empty(BoxShape::for_side(4).unwrap()), 10_000);
         assert_eq!(out.count, 288);
         assert!(!out.hit_limit);
+    }
+
+    /// A 25×25 with 60% of its cells emptied at random (not dug for uniqueness): the hard phase of large
+    /// grids, where one seed takes ~350,000 guesses.
+    fn open_25x25() -> Grid {
+        let shape = BoxShape::for_side(25).unwrap();
+        let mut cells = crate::sudoku::generate::solved_grid(shape, 1)
+            .cells()
+            .to_vec();
+        let mut x = 1u64.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for c in cells.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 1000 < 600 {
+                *c = 0;
+            }
+        }
+        Grid::new(shape, cells).unwrap()
+    }
+
+    #[test]
+    fn the_guess_budget_stops_a_search_too_big_to_finish() {
+        let open = open_25x25();
+        let out = Solver::with_max_guesses(10_000).solve(&open, 1);
+        assert!(out.gave_up && out.solution.is_none());
+        assert_eq!(out.guesses, 10_000);
+        // The default budget is far above what this one needs.
+        let out = Solver::new().solve(&open, 2);
+        assert!(!out.gave_up && out.count >= 1, "{out:?}");
+        assert!(out.guesses > 10_000);
+    }
+
+    #[test]
+    fn counting_goes_on_while_solutions_keep_coming() {
+        // 100,000 solutions of an empty 9×9 take far more than 1,000 guesses in all, but never 1,000 in a row
+        // without a new one.
+        let empty = Grid::empty(BoxShape::for_side(9).unwrap());
+        let out = Solver::with_max_guesses(1_000).solve(&empty, 100_000);
+        assert_eq!(
+            (out.count, out.hit_limit, out.gave_up),
+            (100_000, true, false)
+        );
+        assert!(out.guesses > 1_000);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use forkboard::gpu::queens::{QueensConfig, QueensKernel};
 use forkboard::queens::{known, prefix};
 use forkboard::sudoku::answer::Mode;
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
 
 use crate::engine::Engines;
 use crate::{BenchArgs, Engine};
@@ -185,8 +186,8 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
     let queens = parse_queens(&args.queens)?;
-    let mut cpu = Engines::new(Engine::Cpu, 0)?;
-    let mut gpu = Engines::new(Engine::Gpu, 0)?;
+    let mut cpu = Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES)?;
+    let mut gpu = Engines::new(Engine::Gpu, 0, DEFAULT_MAX_GUESSES)?;
     let ctx = GpuContext::new_blocking().map_err(|e| format!("no GPU for the comparison: {e}"))?;
     let queens_kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
     fs::create_dir_all(&args.out)

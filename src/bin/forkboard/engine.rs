@@ -26,6 +26,8 @@ pub struct Engines {
     choice: Engine,
     config: ForkConfig,
     gpu: Option<Gpu>,
+    /// The GPU's description, kept for the summary after a failure drops it.
+    gpu_name: Option<String>,
     /// Why the GPU is not used (under `auto`), or why it stopped being used.
     pub note: Option<String>,
     /// Totals of the GPU batches.
@@ -38,14 +40,17 @@ pub struct Engines {
 
 impl Engines {
     /// Sets up the engine asked for. `--engine gpu` fails here, clearly, when no GPU can be had.
-    pub fn new(choice: Engine, gpu_slots: u32) -> Result<Self, String> {
+    /// `max_guesses` is the CPU solver's guess budget per puzzle (0: none).
+    pub fn new(choice: Engine, gpu_slots: u32, max_guesses: u64) -> Result<Self, String> {
         let mut engines = Self {
             choice,
             config: ForkConfig {
                 slots: gpu_slots,
+                max_guesses,
                 ..ForkConfig::default()
             },
             gpu: None,
+            gpu_name: None,
             note: None,
             gpu_report: BatchReport::default(),
             on_gpu: 0,
@@ -67,6 +72,7 @@ impl Engines {
                 Err(e) => engines.note = Some(format!("no GPU: {e}")),
             },
         }
+        engines.gpu_name = engines.gpu.as_ref().map(|g| g.ctx.describe());
         Ok(engines)
     }
 
@@ -92,23 +98,34 @@ impl Engines {
                     self.on_gpu += chunk.len() as u64;
                     return Ok(answers);
                 }
-                Err(e) if matches!(self.choice, Engine::Auto) => {
-                    // Nothing of this chunk was written yet: the CPU answers all of it, and the rest of the run.
+                Err(e) => {
+                    // Nothing of this chunk was written yet: the CPU answers all of it, and the rest of the run
+                    // (under `--engine gpu` too: answers are never lost, and the warning and --stats say so).
                     eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
                     self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
                     self.gpu = None;
                 }
-                Err(e) => return Err(format!("the GPU failed: {e}")),
             }
         }
         self.on_cpu += chunk.len() as u64;
+        let max_guesses = self.config.max_guesses;
         Ok(chunk
             .par_iter()
-            .map_init(Solver::new, |solver, record| answer(record, solver, mode))
+            .map_init(
+                || Solver::with_max_guesses(max_guesses),
+                |solver, record| answer(record, solver, mode),
+            )
             .collect())
     }
 
-    /// True when chunks go to the GPU, which wants them large.
+    /// Fault injection (`--lose-gpu-after`): the GPU device is destroyed after `submissions` submissions.
+    pub fn lose_gpu_after(&self, submissions: u64) {
+        if let Some(gpu) = &self.gpu {
+            gpu.ctx.lose_device_after(submissions);
+        }
+    }
+
+    /// True while chunks go to the GPU, which wants them large.
     pub fn prefers_large_chunks(&self) -> bool {
         self.gpu.is_some()
     }
@@ -117,19 +134,14 @@ impl Engines {
     pub fn describe(&self) -> String {
         let threads = rayon::current_num_threads();
         let mut parts = Vec::new();
-        if let Some(gpu) = &self.gpu {
+        if let Some(name) = &self.gpu_name {
             let k = &self.gpu_report.kernel;
             parts.push(format!(
                 "gpu {} — {} puzzles, {} slots, {} rounds, {} forks, {} finished on the CPU",
-                gpu.ctx.describe(),
-                self.on_gpu,
-                k.slots,
-                k.rounds,
-                k.forks,
-                self.gpu_report.cpu_fallbacks
+                name, self.on_gpu, k.slots, k.rounds, k.forks, self.gpu_report.cpu_fallbacks
             ));
         }
-        if self.on_cpu > 0 || self.gpu.is_none() {
+        if self.on_cpu > 0 || self.gpu_name.is_none() {
             parts.push(format!("cpu ({threads} threads) — {} puzzles", self.on_cpu));
         }
         let mut line = parts.join("; ");

@@ -95,6 +95,16 @@ struct SolveArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Give up on a puzzle after N guesses in a row without a new solution (0: never). The answer says so;
+    /// the other puzzles are still solved.
+    #[arg(long, value_name = "N", default_value_t = forkboard::sudoku::solver::DEFAULT_MAX_GUESSES)]
+    max_guesses: u64,
+    /// Puzzles read and answered together (default: 16384 on the CPU, 131072 on the GPU); memory grows with it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    chunk: Option<u64>,
+    /// Fault injection for tests: destroy the GPU device after K submissions (the run must finish on the CPU).
+    #[arg(long, value_name = "K", hide = true)]
+    lose_gpu_after: Option<u64>,
 }
 
 #[derive(Args)]

@@ -36,6 +36,9 @@ fn print_stats(tally: &Tally, counting: bool, elapsed: Duration, engines: &Engin
     }
     eprintln!("no solution  {}", tally.no_solution);
     eprintln!("invalid      {}", tally.invalid);
+    if tally.gave_up > 0 {
+        eprintln!("gave up      {}", tally.gave_up);
+    }
     eprintln!("seconds      {seconds:.3}");
     eprintln!("puzzles/s    {rate:.0}");
     eprintln!("engine       {}", engines.describe());
@@ -62,7 +65,10 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
     let mode = args.count.map_or(Mode::First, Mode::Count);
-    let mut engines = Engines::new(args.engine, args.gpu_slots)?;
+    let mut engines = Engines::new(args.engine, args.gpu_slots, args.max_guesses)?;
+    if let Some(k) = args.lose_gpu_after {
+        engines.lose_gpu_after(k);
+    }
     let mut input = args.input.open()?;
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write + Send> = match &out_path {
@@ -78,7 +84,8 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     );
     let progress = progress_bar(input.size);
     let started = Instant::now();
-    let (tally, read_error) = pipeline(&mut engines, &mut input, writer, mode, &progress)?;
+    let chunk = args.chunk.map(|n| n as usize);
+    let (tally, read_error) = pipeline(&mut engines, &mut input, writer, mode, chunk, &progress)?;
     if let Some(e) = read_error {
         return Err(format!(
             "reading stopped after {} puzzles: {e}",
@@ -104,8 +111,10 @@ fn pipeline(
     input: &mut Input,
     mut writer: Writer<BufWriter<Box<dyn Write + Send>>>,
     mode: Mode,
+    chunk: Option<usize>,
     progress: &ProgressBar,
 ) -> Result<(Tally, Option<io::Error>), String> {
+    let chunk_size = |engines: &Engines| chunk.unwrap_or_else(|| default_chunk(engines));
     let next_size = AtomicUsize::new(chunk_size(engines));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
     let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
@@ -170,7 +179,7 @@ fn pipeline(
 }
 
 /// Puzzles per chunk for the engine in use.
-fn chunk_size(engines: &Engines) -> usize {
+fn default_chunk(engines: &Engines) -> usize {
     if engines.prefers_large_chunks() {
         GPU_CHUNK
     } else {

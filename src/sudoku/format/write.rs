@@ -4,7 +4,7 @@
 //!
 //! | layout | solved | counting (`--count N`) | no solution / invalid |
 //! |---|---|---|---|
-//! | line | the solution line | the solution line, a space, the count (`1`, `2+`) | `# line L: reason` |
+//! | line | the solution line | the solution line, a space, the count (`1`, `2+`) | `# line L: reason` (also when the search gave up) |
 //! | block | N rows, blank line between puzzles | a `# solutions: 2+` line above the rows | `# line L: reason` |
 //! | grid | a pretty grid, blank line between puzzles | a `# solutions: 2+` line above it | `# line L: reason` |
 //! | csv | `puzzle,solution,status` rows under a header | status `unique`, `2+ solutions` | empty solution, status says why |
@@ -32,6 +32,12 @@ pub enum Answer {
     },
     /// A valid puzzle without solution.
     NoSolution,
+    /// The search gave up before finding a solution: the guess budget ran out (see
+    /// [`crate::sudoku::solver::Solver::max_guesses`]). Whether a solution exists is unknown.
+    GaveUp {
+        /// Guesses taken before giving up.
+        guesses: u64,
+    },
     /// A puzzle that could not be read, or whose givens clash.
     Invalid(PuzzleError),
 }
@@ -57,6 +63,10 @@ impl Answer {
                 }
             }
             Answer::NoSolution => "no solution".to_string(),
+            Answer::GaveUp { guesses } => format!(
+                "gave up after {guesses} guesses without a solution (too few givens to search through in \
+                 reasonable time: add givens, or raise the guess budget)"
+            ),
             Answer::Invalid(e) => format!("invalid: {}", e.kind),
         }
     }
@@ -105,6 +115,7 @@ impl<W: Write> Writer<W> {
         match answer {
             Answer::Invalid(e) => writeln!(self.out, "# {e}"),
             Answer::NoSolution => writeln!(self.out, "# line {line}: no solution"),
+            Answer::GaveUp { .. } => writeln!(self.out, "# line {line}: {}", answer.status()),
             Answer::Solved {
                 solution, count, ..
             } => {
