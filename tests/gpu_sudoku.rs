@@ -115,6 +115,7 @@ fn a_tiny_pool_loses_nothing() {
     let config = ForkConfig {
         slots: 8,
         max_stalls: 2,
+        ..ForkConfig::default()
     };
     let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), config);
     assert!(

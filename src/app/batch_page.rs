@@ -1,8 +1,14 @@
 //! The Batch page: many puzzles from pasted text or a file, solved with progress and Cancel, then the stats, a
 //! preview, and downloads in the input's own layout and as CSV.
 //!
-//! The work runs in slices that yield to the browser between them (the CPU engine: a few hundred puzzles per
-//! slice; the GPU: a few thousand per submission), so the page keeps answering while it runs.
+//! The work streams: a slice of puzzles is read, answered (on the workers or the GPU, never on this thread),
+//! written, and its output handed to the browser as a Blob before the next slice is read. So the page keeps
+//! answering, and its memory holds the input and one slice, not every puzzle and answer at once: a file of a
+//! million puzzles fits, and files past [`MAX_INPUT_BYTES`] are refused with a message.
+
+use std::cell::Cell;
+use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -12,6 +18,7 @@ use wasm_bindgen::JsCast;
 use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
+use super::loaded;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{Answer, Format, ReadOptions, Reader, Record, Writer};
 use crate::sudoku::symbols::Symbols;
@@ -21,11 +28,14 @@ use crate::sudoku::symbols::Symbols;
 const CPU_SLICE: usize = 2000;
 /// Puzzles per GPU submission from this page.
 const GPU_SLICE: usize = 8192;
-/// Records parsed, or answers written, per main-thread slice: a few milliseconds each, so the page keeps
-/// responding while a file of a million puzzles is read and written.
-const TEXT_SLICE: usize = 5000;
 /// Results shown in the preview.
 const PREVIEW: usize = 10;
+/// Invalid puzzles listed by line (the count covers them all).
+const INVALID_SHOWN: usize = 100;
+/// The largest input read: the page holds it whole while it runs, and a tab's wasm memory ends at 4 GiB.
+const MAX_INPUT_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+/// Characters of a loaded file shown in the text box (a large file shown whole would freeze the page).
+const SHOWN_CHARS: usize = 100_000;
 
 /// The finished job.
 #[derive(Clone)]
@@ -33,6 +43,8 @@ struct Finished {
     tally: Tally,
     invalid: Vec<String>,
     preview: Vec<(usize, String)>,
+    /// The page's wasm memory at the end: it only grows, so this is the peak.
+    memory_bytes: f64,
     seconds: f64,
     engine: String,
     solutions_url: String,
@@ -48,32 +60,58 @@ struct Finished {
 pub fn BatchPage() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let file_name = RwSignal::new(None::<String>);
+    // The chosen file, read whole only when the job starts.
+    let source = RwSignal::new_local(None::<web_sys::File>);
     let counting = RwSignal::new(false);
     let preference = RwSignal::new(Preference::saved());
     let running = RwSignal::new(false);
     let cancel = RwSignal::new(false);
-    let progress = RwSignal::new((0usize, 0usize, 0.0f64));
+    // Puzzles answered, the share of the input read, puzzles per second.
+    let progress = RwSignal::new((0u64, 0.0f64, 0.0f64));
     let finished = RwSignal::new(None::<Finished>);
     let message = RwSignal::new(String::new());
 
     let take_file = move |file: web_sys::File| {
         let name = file.name();
+        let size = file.size();
+        if size > MAX_INPUT_BYTES {
+            message.set(format!(
+                "{name} is {}: this page reads files up to {} (it holds the file in memory while it runs). \
+                 Split it, or use the command line (`forkboard solve {name}`), which streams files of any size.",
+                bytes_text(size),
+                bytes_text(MAX_INPUT_BYTES)
+            ));
+            return;
+        }
         message.set(format!("Reading {name}…"));
         spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(content) => {
-                    text.set(content.as_string().unwrap_or_default());
-                    message.set(format!("{name} is loaded."));
-                    file_name.set(Some(name));
-                }
+            // Only the beginning is shown; the whole file is read when the job starts.
+            let head = file
+                .slice_with_f64_and_f64(0.0, (SHOWN_CHARS as f64).min(size))
+                .map(|b| b.text());
+            match head {
+                Ok(promise) => match wasm_bindgen_futures::JsFuture::from(promise).await {
+                    Ok(content) => {
+                        let mut shown = content.as_string().unwrap_or_default();
+                        if size > SHOWN_CHARS as f64 {
+                            shown.push('…');
+                        }
+                        text.set(shown);
+                        message.set(format!("{name} is loaded. {}.", bytes_text(size)));
+                        file_name.set(Some(name));
+                        source.set(Some(file));
+                    }
+                    Err(_) => message.set(format!("{name} could not be read.")),
+                },
                 Err(_) => message.set(format!("{name} could not be read.")),
             }
         });
     };
 
     let start = move |_| {
-        let input = text.get_untracked();
-        if input.trim().is_empty() {
+        let pasted = text.get_untracked();
+        let file = source.get_untracked();
+        if file.is_none() && pasted.trim().is_empty() {
             message.set("Paste puzzles or choose a file first.".into());
             return;
         }
@@ -91,6 +129,17 @@ pub fn BatchPage() -> impl IntoView {
             .unwrap_or_else(|| "puzzles.txt".into());
         let wanted = preference.get_untracked();
         spawn_local(async move {
+            let input = match file {
+                Some(file) => match read_whole(&file).await {
+                    Ok(bytes) => bytes,
+                    Err(why) => {
+                        message.set(format!("{name} could not be read: {why}"));
+                        running.set(false);
+                        return;
+                    }
+                },
+                None => pasted.into_bytes(),
+            };
             let done = run(input, name, mode, wanted, progress, cancel).await;
             finished.set(Some(done));
             running.set(false);
@@ -131,14 +180,11 @@ pub fn BatchPage() -> impl IntoView {
                     data-testid="batch-text"
                     rows="8"
                     aria-label="Puzzles"
-                    prop:value=move || {
-                        let t = text.get();
-                        // A large file is not shown whole: the text box would freeze the page.
-                        if t.len() > 100_000 { format!("{}…", &t[..t.floor_char_boundary(100_000)]) } else { t }
-                    }
+                    prop:value=move || text.get()
                     on:input=move |ev| {
                         text.set(event_target_value(&ev));
                         file_name.set(None);
+                        source.set(None);
                     }
                 ></textarea>
             </div>
@@ -149,20 +195,30 @@ pub fn BatchPage() -> impl IntoView {
                 </label>
                 <EngineSelect preference test_id="batch-engine" />
                 <button data-testid="run" on:click=start disabled=move || running.get()>"Solve all"</button>
-                <button data-testid="cancel" on:click=move |_| cancel.set(true) disabled=move || !running.get()>
+                <button
+                    data-testid="cancel"
+                    on:click=move |_| {
+                        cancel.set(true);
+                        engine::cancel();
+                    }
+                    disabled=move || !running.get()
+                >
                     "Cancel"
                 </button>
             </div>
             <p data-testid="batch-message">{move || message.get()}</p>
             {move || {
-                let (done, total, rate) = progress.get();
+                let (done, share, rate) = progress.get();
                 (running.get() || done > 0)
                     .then(|| {
                         view! {
                             <div class="progress">
-                                <progress data-testid="progress" max=total.max(1) value=done></progress>
+                                <progress data-testid="progress" max="1" value=share></progress>
                                 <span data-testid="progress-text">
-                                    {format!("{done} of {total} puzzles · {rate:.0} puzzles/s")}
+                                    {format!(
+                                        "{done} puzzles · {:.0}% of the input · {rate:.0} puzzles/s",
+                                        share * 100.0
+                                    )}
                                 </span>
                             </div>
                         }
@@ -200,8 +256,21 @@ fn Report(finished: Finished) -> impl IntoView {
                         })}
                     <tr><th>"No solution"</th><td data-testid="stat-none">{t.no_solution}</td></tr>
                     <tr><th>"Invalid"</th><td data-testid="stat-invalid">{t.invalid}</td></tr>
+                    {(t.gave_up > 0)
+                        .then(|| {
+                            view! {
+                                <tr>
+                                    <th>"Gave up (too open to search)"</th>
+                                    <td data-testid="stat-gave-up">{t.gave_up}</td>
+                                </tr>
+                            }
+                        })}
                     <tr><th>"Time"</th><td>{format!("{:.2} s ({rate:.0} puzzles/s)", finished.seconds)}</td></tr>
                     <tr><th>"Engine"</th><td data-testid="stat-engine">{finished.engine}</td></tr>
+                    <tr>
+                        <th>"Page memory (peak)"</th>
+                        <td data-testid="stat-memory" data-bytes=finished.memory_bytes>{bytes_text(finished.memory_bytes)}</td>
+                    </tr>
                 </tbody>
             </table>
             {(!finished.invalid.is_empty())
@@ -211,6 +280,13 @@ fn Report(finished: Finished) -> impl IntoView {
                         <ul data-testid="invalid-list">
                             {finished.invalid.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
                         </ul>
+                        {(t.invalid > finished.invalid.len() as u64)
+                            .then(|| {
+                                format!(
+                                    "and {} more (all in the downloads, each on its own line)",
+                                    t.invalid - finished.invalid.len() as u64
+                                )
+                            })}
                     }
                 })}
             <h3>"First results"</h3>
@@ -234,90 +310,117 @@ fn Report(finished: Finished) -> impl IntoView {
     }
 }
 
-/// Reads, solves and writes the whole job, slice by slice, updating `progress` and obeying `cancel`.
+/// The input as a buffered reader that tells how far it has got, for the progress bar.
+struct Progressing<'a> {
+    bytes: &'a [u8],
+    at: Rc<Cell<usize>>,
+}
+
+impl Read for Progressing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.fill_buf()?.read(buf)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Progressing<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(&self.bytes[self.at.get()..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at.set((self.at.get() + amount).min(self.bytes.len()));
+    }
+}
+
+/// Reads, answers and writes the whole job slice by slice, updating `progress` and obeying `cancel`.
 async fn run(
-    input: String,
+    input: Vec<u8>,
     name: String,
     mode: Mode,
     wanted: Preference,
-    progress: RwSignal<(usize, usize, f64)>,
+    progress: RwSignal<(u64, f64, f64)>,
     cancel: RwSignal<bool>,
 ) -> Finished {
     let started = now_ms();
-    let mut reader = Reader::new(input.as_bytes(), ReadOptions::default());
+    let at = Rc::new(Cell::new(0));
+    let mut reader = Reader::new(
+        Progressing {
+            bytes: &input,
+            at: Rc::clone(&at),
+        },
+        ReadOptions::default(),
+    );
     let format = reader.format();
-    let mut records: Vec<Record> = Vec::new();
-    loop {
-        let before = records.len();
-        records.extend(reader.by_ref().take(TEXT_SLICE));
-        if records.len() == before {
-            break;
-        }
-        progress.set((0, records.len(), 0.0));
-        TimeoutFuture::new(0).await;
-    }
-    let total = records.len();
-    super::loaded::keep(&name, &records);
-    progress.set((0, total, 0.0));
-    // The GPU takes big slices when it is wanted and worth it; otherwise the CPU takes small ones.
-    let use_gpu = engine::gpu_ready()
-        && match wanted {
-            Preference::Gpu => true,
-            Preference::Cpu => false,
-            Preference::Auto => total >= engine::AUTO_GPU_MIN,
-        };
-    let (slice, per_slice) = if use_gpu {
-        (GPU_SLICE, Preference::Gpu)
+    // The GPU takes big slices when it may be used (Auto still sends a small last slice to the CPU); the
+    // CPU small ones, so progress moves.
+    let slice = if engine::gpu_ready() && wanted != Preference::Cpu {
+        GPU_SLICE
     } else {
-        (CPU_SLICE, Preference::Cpu)
+        CPU_SLICE
     };
-    let mut answers: Vec<Answer> = Vec::with_capacity(total);
+    let mut tally = Tally::default();
+    let mut invalid = Vec::new();
+    let mut preview = Vec::new();
+    let mut kept: Vec<Record> = Vec::new();
     let mut engines_used: Vec<String> = Vec::new();
+    let mut out = Writer::new(Vec::new(), format, Symbols::Standard);
+    let mut csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
+    let (out_parts, csv_parts) = (js_sys::Array::new(), js_sys::Array::new());
     let mut cancelled = false;
-    for chunk in records.chunks(slice) {
+    loop {
         if cancel.get_untracked() {
             cancelled = true;
             break;
         }
-        let solved = engine::solve(chunk.to_vec(), mode, per_slice).await;
+        let chunk: Vec<Record> = reader.by_ref().take(slice).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        let Some(solved) = engine::solve(&chunk, mode, wanted).await else {
+            cancelled = true;
+            break;
+        };
         if !engines_used.contains(&solved.engine) {
             engines_used.push(solved.engine);
         }
-        answers.extend(solved.answers);
+        for (record, answer) in chunk.iter().zip(&solved.answers) {
+            tally.add(answer);
+            if let Answer::Invalid(e) = answer
+                && invalid.len() < INVALID_SHOWN
+            {
+                invalid.push(e.to_string());
+            }
+            if preview.len() < PREVIEW {
+                let shown = match answer {
+                    Answer::Solved { solution, .. } => {
+                        format!("{} ({})", solution, answer.status())
+                    }
+                    other => other.status(),
+                };
+                preview.push((record.line, shown));
+            }
+            let puzzle = record.puzzle.as_ref().ok();
+            // Writing to memory cannot fail.
+            let _ = out.write(record.line, puzzle, answer);
+            let _ = csv.write(record.line, puzzle, answer);
+        }
+        // The slice's output leaves wasm memory as a Blob (the browser may keep large ones on disk).
+        out_parts.push(&blob(&std::mem::take(out.get_mut())));
+        csv_parts.push(&blob(&std::mem::take(csv.get_mut())));
+        let room = loaded::KEEP.saturating_sub(kept.len());
+        kept.extend(chunk.into_iter().take(room));
         let seconds = (now_ms() - started) / 1000.0;
         progress.set((
-            answers.len(),
-            total,
-            answers.len() as f64 / seconds.max(1e-9),
+            tally.puzzles,
+            at.get() as f64 / input.len().max(1) as f64,
+            tally.puzzles as f64 / seconds.max(1e-9),
         ));
         // Let the page breathe between slices.
         TimeoutFuture::new(0).await;
     }
-    let mut tally = Tally::default();
-    let mut invalid = Vec::new();
-    let mut preview = Vec::new();
-    let mut out = Writer::new(Vec::new(), format, Symbols::Standard);
-    let mut csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
-    for (n, (record, answer)) in records.iter().zip(&answers).enumerate() {
-        if n > 0 && n % TEXT_SLICE == 0 {
-            TimeoutFuture::new(0).await;
-        }
-        tally.add(answer);
-        if let Answer::Invalid(e) = answer {
-            invalid.push(e.to_string());
-        }
-        if preview.len() < PREVIEW {
-            let shown = match answer {
-                Answer::Solved { solution, .. } => format!("{} ({})", solution, answer.status()),
-                other => other.status(),
-            };
-            preview.push((record.line, shown));
-        }
-        let puzzle = record.puzzle.as_ref().ok();
-        // Writing to memory cannot fail.
-        let _ = out.write(record.line, puzzle, answer);
-        let _ = csv.write(record.line, puzzle, answer);
-    }
+    loaded::keep(&name, kept);
     let stem = name
         .rsplit_once('.')
         .map_or(name.as_str(), |(stem, _)| stem)
@@ -327,27 +430,66 @@ async fn run(
     } else {
         format!("{stem}.sol")
     };
+    let memory_bytes = wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as f64;
     Finished {
         tally,
         invalid,
         preview,
+        memory_bytes,
         seconds: (now_ms() - started) / 1000.0,
         engine: engines_used.join("; "),
-        solutions_url: blob_url(out.finish().unwrap_or_default()),
+        solutions_url: object_url(&out_parts),
         solutions_name,
-        csv_url: blob_url(csv.finish().unwrap_or_default()),
+        csv_url: object_url(&csv_parts),
         csv_name: format!("{stem}.csv").replace(".csv.csv", ".csv"),
         cancelled,
         counting: matches!(mode, Mode::Count(_)),
     }
 }
 
-/// An object URL for downloading `bytes` as text.
-pub(super) fn blob_url(bytes: Vec<u8>) -> String {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
+/// Reads a whole file into memory.
+async fn read_whole(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| {
+            e.as_string()
+                .unwrap_or_else(|| "the browser refused".into())
+        })?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A size for people: "81.9 KB", "1.2 GB".
+fn bytes_text(bytes: f64) -> String {
+    match bytes {
+        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
+        b => format!("{:.1} KB", b / 1e3),
+    }
+}
+
+/// A text Blob holding `bytes`.
+fn blob(bytes: &[u8]) -> web_sys::Blob {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    text_blob(&parts)
+}
+
+fn text_blob(parts: &js_sys::Array) -> web_sys::Blob {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/plain;charset=utf-8");
-    web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .and_then(|blob| web_sys::Url::create_object_url_with_blob(&blob))
-        .unwrap_or_default()
+    web_sys::Blob::new_with_blob_sequence_and_options(parts, &options)
+        .expect("a Blob of Blobs and byte arrays")
+}
+
+/// An object URL for downloading the concatenation of `parts` (Blobs) as text.
+fn object_url(parts: &js_sys::Array) -> String {
+    web_sys::Url::create_object_url_with_blob(&text_blob(parts)).unwrap_or_default()
+}
+
+/// An object URL for downloading `bytes` as text.
+pub(super) fn blob_url(bytes: Vec<u8>) -> String {
+    object_url(&js_sys::Array::of1(&blob(&bytes)))
 }

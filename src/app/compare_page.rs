@@ -254,7 +254,7 @@ pub fn ComparePage() -> impl IntoView {
             </div>
             <div class="actions">
                 <button data-testid="compare-run" on:click=start disabled=move || running.get()>"Run"</button>
-                <button data-testid="compare-cancel" on:click=move |_| cancel.set(true) disabled=move || !running.get()>"Cancel"</button>
+                <button data-testid="compare-cancel" on:click=move |_| { cancel.set(true); engine::cancel(); } disabled=move || !running.get()>"Cancel"</button>
             </div>
             <Show when=move || running.get()>
                 <div class="progress">
@@ -396,7 +396,9 @@ async fn run(
     for &size in &settings.sizes {
         let batch: Vec<Record> = records.iter().cycle().take(size).cloned().collect();
         doing(format!("Sudoku, {size} puzzles, CPU"));
-        let (cpu, cpu_answers) = time_sudoku(&batch, Preference::Cpu).await;
+        let Some((cpu, cpu_answers)) = time_sudoku(&batch, Preference::Cpu).await else {
+            return Ok(false);
+        };
         advance(format!("Sudoku, {size} puzzles, GPU"));
         let mut gpu = None;
         let mut agree = true;
@@ -404,7 +406,9 @@ async fn run(
             if cancel.get_untracked() {
                 return Ok(false);
             }
-            let (seconds, answers) = time_sudoku(&batch, Preference::Gpu).await;
+            let Some((seconds, answers)) = time_sudoku(&batch, Preference::Gpu).await else {
+                return Ok(false);
+            };
             agree = answers == cpu_answers;
             gpu = Some(seconds);
             advance(String::new());
@@ -476,11 +480,11 @@ async fn run(
     Ok(true)
 }
 
-/// Solves a batch on one engine; seconds and answers.
-async fn time_sudoku(batch: &[Record], preference: Preference) -> (f64, Vec<Answer>) {
+/// Solves a batch on one engine; seconds and answers, or `None` when cancelled.
+async fn time_sudoku(batch: &[Record], preference: Preference) -> Option<(f64, Vec<Answer>)> {
     let started = now_ms();
-    let solved = engine::solve(batch.to_vec(), Mode::First, preference).await;
-    ((now_ms() - started) / 1000.0, solved.answers)
+    let solved = engine::solve(batch, Mode::First, preference).await?;
+    Some(((now_ms() - started) / 1000.0, solved.answers))
 }
 
 /// Rates (puzzles per second) against batch size, for each engine.

@@ -3,7 +3,7 @@
 //! Detection asks for a real adapter and device (not just `navigator.gpu`) and compiles the kernel once. wgpu
 //! objects are not `Send` on the web, so the GPU lives in a thread-local; its status is a signal the UI reads.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -17,6 +17,7 @@ use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, answer};
 use crate::sudoku::format::{Answer, Record};
+use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 
 /// A ready GPU.
 struct Gpu {
@@ -29,6 +30,8 @@ thread_local! {
     /// The N-Queens kernel, compiled on the first count that wants the GPU.
     static QUEENS: RefCell<Option<Rc<QueensKernel>>> = const { RefCell::new(None) };
     static STATUS: RwSignal<EngineStatus> = RwSignal::new(EngineStatus::Detecting);
+    /// Set by [`cancel`]; the GPU's progress callback reads it between submissions.
+    static CANCEL: Cell<bool> = const { Cell::new(false) };
 }
 
 /// What the page knows about its engines.
@@ -40,6 +43,8 @@ pub enum EngineStatus {
     Gpu(String),
     /// No usable WebGPU, and why.
     CpuOnly(String),
+    /// The GPU worked, then failed (device lost, a shader error): the CPU from now on, and why.
+    Lost(String),
 }
 
 /// Which engine the user wants.
@@ -89,6 +94,7 @@ pub fn status_line() -> String {
         EngineStatus::Detecting => "Looking for a GPU…".into(),
         EngineStatus::Gpu(name) => format!("GPU: {name} (WebGPU)"),
         EngineStatus::CpuOnly(why) => format!("CPU — no WebGPU here ({why})"),
+        EngineStatus::Lost(why) => format!("CPU — {why}"),
     }
 }
 
@@ -101,6 +107,11 @@ pub fn detect() {
         let outcome = async {
             let ctx = GpuContext::new().await?;
             let kernel = ForkKernel::new(&ctx).await?;
+            if let Some(k) =
+                super::storage::test_hook("gpu-lost-after").and_then(|k| k.parse().ok())
+            {
+                ctx.lose_device_after(k);
+            }
             Ok::<_, crate::gpu::GpuError>(Gpu { ctx, kernel })
         }
         .await;
@@ -131,9 +142,6 @@ pub fn auto_gpu_min() -> (usize, bool) {
     }
 }
 
-/// Jobs this large go to the CPU workers rather than the page's own thread.
-const WORKER_MIN: usize = 16;
-
 /// True once a WebGPU device and the kernel are ready.
 pub fn gpu_ready() -> bool {
     GPU.with(|g| g.borrow().is_some())
@@ -156,8 +164,28 @@ pub struct Solved {
     pub engine: String,
 }
 
-/// Answers records on the preferred engine, falling back to the CPU (and saying so) if the GPU fails.
-pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> Solved {
+/// The guess budget per puzzle on the page's CPU paths (the library's default; the `max-guesses` test hook
+/// lowers it so that a test need not wait for a real give-up).
+pub fn max_guesses() -> u64 {
+    super::storage::test_hook("max-guesses")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(DEFAULT_MAX_GUESSES)
+}
+
+/// The guess budget for puzzles the GPU hands back, solved on the page's own thread: small, so a nasty one
+/// cannot freeze the page; what it gives up on goes to the workers with the full budget.
+const PAGE_MAX_GUESSES: u64 = 20_000;
+
+/// Stops the job in flight, GPU or CPU: [`solve`] then returns `None`.
+pub fn cancel() {
+    CANCEL.with(|c| c.set(true));
+    super::workers::cancel();
+}
+
+/// Answers records on the preferred engine, falling back to the CPU (and saying so) if the GPU fails. `None`
+/// when [`cancel`] stopped it.
+pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Option<Solved> {
+    CANCEL.with(|c| c.set(false));
     let available = GPU.with(|g| g.borrow().clone());
     let (threshold, measured) = auto_gpu_min();
     let small = records.len() < threshold;
@@ -176,6 +204,7 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
         (_, Some(gpu)) => (Some(gpu), None),
         (_, None) => match status() {
             EngineStatus::CpuOnly(why) => (None, Some(format!("no WebGPU here: {why}"))),
+            EngineStatus::Lost(why) => (None, Some(why)),
             _ => (None, Some("WebGPU is still starting".to_string())),
         },
     };
@@ -187,52 +216,87 @@ pub async fn solve(records: Vec<Record>, mode: Mode, preference: Preference) -> 
             } else {
                 0
             },
+            max_guesses: PAGE_MAX_GUESSES,
             ..ForkConfig::default()
         };
-        let run = answer_chunk(
-            &gpu.ctx,
-            &gpu.kernel,
-            &records,
-            mode,
-            config,
-            &mut |_, _| true,
-        )
+        let run = answer_chunk(&gpu.ctx, &gpu.kernel, records, mode, config, &mut |_, _| {
+            !CANCEL.with(Cell::get)
+        })
         .await;
         match run {
-            Ok((answers, _)) => {
-                return Solved {
-                    answers,
-                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
-                };
+            Ok((mut answers, _)) => {
+                let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
+                // What the page gave up on (handed back by the kernel, then too big for the page's small
+                // budget) goes to the workers with the full one.
+                let hard: Vec<usize> = (0..answers.len())
+                    .filter(|&i| matches!(answers[i], Answer::GaveUp { .. }))
+                    .collect();
+                if !hard.is_empty() {
+                    let again: Vec<Record> = hard.iter().map(|&i| records[i].clone()).collect();
+                    let (redone, cpu) = on_cpu(&again, mode).await.ok()?;
+                    for (i, answer) in hard.into_iter().zip(redone) {
+                        answers[i] = answer;
+                    }
+                    engine.push_str(&format!("; the hardest on the {cpu}"));
+                }
+                return Some(Solved { answers, engine });
             }
-            Err(e) => note = Some(format!("the GPU failed ({e}), so the CPU finished")),
+            Err(crate::gpu::GpuError::Cancelled) => return None,
+            Err(e) => {
+                note = Some(format!("the GPU failed ({e}), so the CPU finished"));
+                lose_gpu(&e);
+            }
         }
     }
-    // The CPU: Web Workers for anything but a handful of puzzles, so the page never blocks.
-    if records.len() >= WORKER_MIN
-        && let Some((answers, failed)) = super::workers::solve(&records, mode).await
-    {
+    let (answers, mut engine) = on_cpu(records, mode).await.ok()?;
+    if let Some(why) = note {
+        engine.push_str(&format!(" — {why}"));
+    }
+    Some(Solved { answers, engine })
+}
+
+/// Answers records on the CPU: the workers, or the page itself where workers cannot be started. Also names
+/// the engine, with any worker that had to be started again.
+async fn on_cpu(
+    records: &[Record],
+    mode: Mode,
+) -> Result<(Vec<Answer>, String), super::workers::Cancelled> {
+    let budget = max_guesses();
+    if let Some(run) = super::workers::solve(records, mode, budget).await {
+        let (answers, report) = run?;
         let mut engine = format!("CPU ({} workers)", super::workers::count());
-        if failed > 0 {
+        match report.resent {
+            0 => {}
+            1 => engine.push_str(" — 1 share sent again after its worker died"),
+            n => engine.push_str(&format!(
+                " — {n} shares sent again after their workers died"
+            )),
+        }
+        if report.on_page > 0 {
             engine.push_str(&format!(
-                " — {failed} shares answered on the page after a worker failed"
+                " ({} answered on this page after killing a second worker)",
+                report.on_page
             ));
         }
-        if let Some(why) = note {
-            engine.push_str(&format!(" — {why}"));
-        }
-        return Solved { answers, engine };
+        return Ok((answers, engine));
     }
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_max_guesses(budget);
     let answers = records
         .iter()
         .map(|r| answer(r, &mut solver, mode))
         .collect();
-    let engine = match note {
-        Some(why) => format!("CPU — {why}"),
-        None => "CPU".to_string(),
-    };
-    Solved { answers, engine }
+    Ok((answers, "CPU (this page)".to_string()))
+}
+
+/// After a GPU failure the page stops using it (until reloaded) and says why in the footer.
+fn lose_gpu(error: &crate::gpu::GpuError) {
+    GPU.with(|g| *g.borrow_mut() = None);
+    QUEENS.with(|q| *q.borrow_mut() = None);
+    STATUS.with(|s| {
+        s.set(EngineStatus::Lost(format!(
+            "the GPU failed ({error}); reload the page to try it again"
+        )))
+    });
 }
 
 /// Below this N, Auto counts Queens on the CPU: the answer comes before GPU buffers would be ready.
@@ -306,11 +370,15 @@ pub async fn count_queens(
                     on_gpu: true,
                 };
             }
-            Err(e) => note = Some(format!("the GPU failed ({e}), so the CPU counted")),
+            Err(e) => {
+                note = Some(format!("the GPU failed ({e}), so the CPU counted"));
+                lose_gpu(&e);
+            }
         }
     } else if preference == Preference::Gpu {
         note = Some(match status() {
             EngineStatus::CpuOnly(why) => format!("no WebGPU here: {why}"),
+            EngineStatus::Lost(why) => why,
             _ => "WebGPU is still starting".to_string(),
         });
     }

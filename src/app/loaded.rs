@@ -6,16 +6,16 @@ use std::rc::Rc;
 use crate::sudoku::format::Record;
 
 /// The most puzzles kept: the Compare page's largest batch.
-const KEEP: usize = 100_000;
+pub const KEEP: usize = 100_000;
 
 thread_local! {
     static LOADED: RefCell<Option<(String, Rc<Vec<Record>>)>> = const { RefCell::new(None) };
 }
 
-/// Remembers the puzzles of a batch (the first 100,000), under the name shown for them.
-pub fn keep(name: &str, records: &[Record]) {
-    let kept: Vec<Record> = records.iter().take(KEEP).cloned().collect();
-    LOADED.with(|l| *l.borrow_mut() = Some((name.to_string(), Rc::new(kept))));
+/// Remembers the puzzles of a batch (the caller keeps at most [`KEEP`]), under the name shown for them.
+pub fn keep(name: &str, mut records: Vec<Record>) {
+    records.truncate(KEEP);
+    LOADED.with(|l| *l.borrow_mut() = Some((name.to_string(), Rc::new(records))));
 }
 
 /// The puzzles last loaded on the Batch page, and their name.

@@ -1,6 +1,7 @@
 //! The Solve page: one puzzle of any size, typed, pasted or opened from a link; solved, counted or checked on
 //! the GPU or the CPU, with the engine and the time shown.
 
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_query_map;
@@ -37,6 +38,8 @@ pub fn SolvePage() -> impl IntoView {
     let detail = RwSignal::new(String::new());
     let preference = RwSignal::new(Preference::saved());
     let busy = RwSignal::new(false);
+    // When the current run started: a ticker from an earlier run stops when it sees a newer one.
+    let run_started = RwSignal::new(0.0f64);
     let share_link = RwSignal::new(None::<String>);
     let import_text = RwSignal::new(String::new());
 
@@ -55,16 +58,37 @@ pub fn SolvePage() -> impl IntoView {
         busy.set(true);
         message.set("Working…".into());
         detail.set(String::new());
+        let started = now_ms();
+        run_started.set(started);
+        // The search runs off this thread; while it does, say for how long, so a big one never looks frozen.
         spawn_local(async move {
-            let started = now_ms();
+            loop {
+                TimeoutFuture::new(500).await;
+                if !busy.get_untracked() || run_started.get_untracked() != started {
+                    break;
+                }
+                let seconds = (now_ms() - started) / 1000.0;
+                message.set(format!(
+                    "Working… {seconds:.0} s. A grid with few givens can take long: Cancel stops the search."
+                ));
+            }
+        });
+        spawn_local(async move {
             let record = Record {
                 line: 1,
                 puzzle: Ok(grid.clone()),
                 given_solution: None,
             };
-            let solved = engine::solve(vec![record], mode, preference.get_untracked()).await;
+            let solved = engine::solve(&[record], mode, preference.get_untracked()).await;
             let elapsed = now_ms() - started;
             busy.set(false);
+            let Some(solved) = solved else {
+                message.set(format!(
+                    "Cancelled after {:.1} s; the grid is as you left it.",
+                    elapsed / 1000.0
+                ));
+                return;
+            };
             detail.set(format!("{} · {elapsed:.1} ms", solved.engine));
             match solved.answers.into_iter().next() {
                 Some(Answer::Solved {
@@ -77,6 +101,7 @@ pub fn SolvePage() -> impl IntoView {
                     message.set(match (count, note) {
                         (None, _) => "Solved.".into(),
                         (Some((1, false)), _) => "Solved: this puzzle has exactly one solution.".into(),
+                        (Some((1, true)), _) => "Solved, but the search gave up before it could tell whether this is the only solution: the grid has too few givens to search through in reasonable time.".into(),
                         (Some((_, _)), Some(note)) => {
                             format!("This puzzle has more than one solution ({note}); one of them is shown.")
                         }
@@ -86,6 +111,13 @@ pub fn SolvePage() -> impl IntoView {
                 Some(Answer::NoSolution) => {
                     solution.set(None);
                     message.set("This puzzle has no solution: the givens do not clash, but no way to fill the grid exists.".into());
+                }
+                Some(Answer::GaveUp { guesses }) => {
+                    solution.set(None);
+                    message.set(format!(
+                        "Gave up after {guesses} guesses without finding a solution: this grid has too few givens \
+                         to search through in reasonable time. Add givens and try again."
+                    ));
                 }
                 Some(Answer::Invalid(e)) => {
                     solution.set(None);
@@ -256,6 +288,9 @@ pub fn SolvePage() -> impl IntoView {
                 </button>
                 <button data-testid="count" on:click=move |_| run(Mode::Count(2)) disabled=move || busy.get()>
                     "Count solutions"
+                </button>
+                <button data-testid="solve-cancel" on:click=move |_| engine::cancel() disabled=move || !busy.get()>
+                    "Cancel"
                 </button>
                 <button data-testid="check" on:click=check>"Check"</button>
                 <button data-testid="clear" on:click=clear>"Clear"</button>

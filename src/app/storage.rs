@@ -98,3 +98,17 @@ pub fn load_queens_crossover() -> Option<f64> {
 pub fn save_queens_crossover(value: Option<f64>) {
     save_number(QUEENS_CROSSOVER_KEY, value);
 }
+
+/// The localStorage key of the test hooks: comma-separated faults to inject (`worker-dies`: the next Sudoku
+/// request kills its worker; `gpu-lost-after=K`: the GPU device is destroyed after K submissions) and an
+/// override of the guess budget (`max-guesses=N`). The e2e tests set it; nobody else has a reason to.
+const TEST_HOOKS_KEY: &str = "forkboard.test-hooks";
+
+/// The value of one test hook (`""` for a flag without a value), if set.
+pub fn test_hook(name: &str) -> Option<String> {
+    let hooks = local_storage()?.get_item(TEST_HOOKS_KEY).ok()??;
+    hooks.split(',').find_map(|hook| {
+        let (key, value) = hook.split_once('=').unwrap_or((hook, ""));
+        (key.trim() == name).then(|| value.trim().to_string())
+    })
+}

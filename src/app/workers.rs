@@ -1,7 +1,10 @@
-//! The CPU engine in Web Workers, one per core (at most 8), so batches use every core and the page never
-//! blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are the text
-//! protocols of `sudoku::worker_protocol` and `queens::worker_protocol`. A worker that fails has its share
-//! answered elsewhere: by the other workers where they can take it, else on the page.
+//! The CPU engine in Web Workers, one per core (at most 8), so every CPU job runs off the page's thread and the
+//! page never blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are
+//! the text protocols of `sudoku::worker_protocol` and `queens::worker_protocol`.
+//!
+//! A worker that dies (a trap, running out of memory) is terminated and started again in its place, and its
+//! share is sent again; only a share that kills two workers in a row is answered on the page. [`cancel`] stops
+//! every job in flight the same way: the busy workers are replaced, and their requests end as cancelled.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -19,44 +22,42 @@ use crate::sudoku::{Grid, Solver, worker_protocol};
 
 /// The worker script trunk writes (an unhashed loader, as workers are started by name).
 const SCRIPT: &str = "/forkboard-worker_loader.js";
+/// The first line of a request that makes the worker panic: the `worker-dies` test hook.
+const DIE: &str = "!die";
 
-type Replies = Rc<RefCell<HashMap<u32, (usize, oneshot::Sender<Result<String, String>>)>>>;
-
-struct Pool {
-    workers: Vec<web_sys::Worker>,
-    /// Resolves when each worker's wasm has started: a message posted earlier would find no handler and be
-    /// lost. Taken (and awaited) by the first job that uses the worker.
-    ready: Vec<RefCell<Option<oneshot::Receiver<()>>>>,
-    pending: Replies,
-    next_id: Cell<u32>,
-    _handlers: Vec<Closure<dyn Fn(web_sys::MessageEvent)>>,
-    _error_handlers: Vec<Closure<dyn Fn(web_sys::ErrorEvent)>>,
+/// Why a request got no reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Failure {
+    /// The worker died; it has been started again.
+    Died(String),
+    /// [`cancel`] stopped it.
+    Cancelled,
 }
 
-thread_local! {
-    static POOL: RefCell<Option<Rc<Pool>>> = const { RefCell::new(None) };
+type Reply = Result<String, Failure>;
+type Replies = Rc<RefCell<HashMap<u32, (usize, oneshot::Sender<Reply>)>>>;
+
+/// A CPU job stopped by [`cancel`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+/// One worker and what it needs to live.
+struct Member {
+    worker: web_sys::Worker,
+    /// Bumped on every restart, so two callers failed by the same death restart it once.
+    generation: u32,
+    /// Resolves when the worker's wasm has started: a message posted earlier would find no handler and be lost.
+    /// Taken (and awaited) by the first request.
+    ready: Option<oneshot::Receiver<()>>,
+    _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn Fn(web_sys::ErrorEvent)>,
 }
 
-/// How many workers the pool has (starting it if needed); 0 when workers cannot be started here.
-pub fn count() -> usize {
-    pool().map_or(0, |p| p.workers.len())
-}
-
-fn pool() -> Option<Rc<Pool>> {
-    if let Some(pool) = POOL.with(|p| p.borrow().clone()) {
-        return Some(pool);
-    }
-    let cores = web_sys::window()?.navigator().hardware_concurrency() as usize;
-    let pending: Replies = Rc::new(RefCell::new(HashMap::new()));
-    let mut workers = Vec::new();
-    let mut handlers = Vec::new();
-    let mut error_handlers = Vec::new();
-    let mut ready = Vec::new();
-    for index in 0..cores.clamp(1, 8) {
-        let Ok(worker) = web_sys::Worker::new(SCRIPT) else {
-            break;
-        };
-        let replies = Rc::clone(&pending);
+impl Member {
+    /// Starts worker `index`; replies and errors go to `pending`.
+    fn start(index: usize, generation: u32, pending: &Replies) -> Option<Self> {
+        let worker = web_sys::Worker::new(SCRIPT).ok()?;
+        let replies = Rc::clone(pending);
         let (ready_tx, ready_rx) = oneshot::channel();
         let ready_tx = RefCell::new(Some(ready_tx));
         // A reply is [id, text]; the worker's first message is "ready".
@@ -76,113 +77,232 @@ fn pool() -> Option<Rc<Pool>> {
                     let _ = tx.send(Ok(text));
                 }
             });
-        let replies = Rc::clone(&pending);
-        // A worker error fails every request waiting on that worker; the caller answers them itself.
+        let replies = Rc::clone(pending);
+        // An error in a worker leaves its wasm unusable: every request waiting on it fails, and the caller
+        // restarts it.
         let on_error =
             Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-                let failed: Vec<u32> = replies
-                    .borrow()
-                    .iter()
-                    .filter(|(_, (w, _))| *w == index)
-                    .map(|(id, _)| *id)
-                    .collect();
-                for id in failed {
-                    if let Some((_, tx)) = replies.borrow_mut().remove(&id) {
-                        let _ = tx.send(Err(event.message()));
-                    }
-                }
+                fail_pending(&replies, index, &Failure::Died(event.message()));
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        workers.push(worker);
-        ready.push(RefCell::new(Some(ready_rx)));
-        handlers.push(on_message);
-        error_handlers.push(on_error);
+        Some(Self {
+            worker,
+            generation,
+            ready: Some(ready_rx),
+            _on_message: on_message,
+            _on_error: on_error,
+        })
     }
-    if workers.is_empty() {
+}
+
+/// Fails every request waiting on worker `index`.
+fn fail_pending(replies: &Replies, index: usize, failure: &Failure) {
+    let failed: Vec<u32> = replies
+        .borrow()
+        .iter()
+        .filter(|(_, (w, _))| *w == index)
+        .map(|(id, _)| *id)
+        .collect();
+    for id in failed {
+        if let Some((_, tx)) = replies.borrow_mut().remove(&id) {
+            let _ = tx.send(Err(failure.clone()));
+        }
+    }
+}
+
+/// A request on its way: the worker, its generation when asked, and the reply to come.
+struct Asked {
+    w: usize,
+    generation: u32,
+    reply: oneshot::Receiver<Reply>,
+}
+
+struct Pool {
+    members: RefCell<Vec<Member>>,
+    pending: Replies,
+    next_id: Cell<u32>,
+    /// The `worker-dies` test hook: the next Sudoku request kills its worker.
+    kill_next: Cell<bool>,
+}
+
+thread_local! {
+    static POOL: RefCell<Option<Rc<Pool>>> = const { RefCell::new(None) };
+}
+
+/// How many workers the pool has (starting it if needed); 0 when workers cannot be started here.
+pub fn count() -> usize {
+    pool().map_or(0, |p| p.members.borrow().len())
+}
+
+/// Stops every CPU job in flight: busy workers are replaced, and their jobs end as [`Cancelled`].
+pub fn cancel() {
+    let Some(pool) = POOL.with(|p| p.borrow().clone()) else {
+        return;
+    };
+    let busy: Vec<usize> = {
+        let pending = pool.pending.borrow();
+        let mut busy: Vec<usize> = pending.values().map(|(w, _)| *w).collect();
+        busy.sort_unstable();
+        busy.dedup();
+        busy
+    };
+    for w in busy {
+        let generation = pool.members.borrow()[w].generation;
+        pool.restart(w, generation, &Failure::Cancelled);
+    }
+}
+
+fn pool() -> Option<Rc<Pool>> {
+    if let Some(pool) = POOL.with(|p| p.borrow().clone()) {
+        return Some(pool);
+    }
+    let cores = web_sys::window()?.navigator().hardware_concurrency() as usize;
+    let pending: Replies = Rc::new(RefCell::new(HashMap::new()));
+    let members: Vec<Member> = (0..cores.clamp(1, 8))
+        .map_while(|index| Member::start(index, 0, &pending))
+        .collect();
+    if members.is_empty() {
         return None;
     }
     let pool = Rc::new(Pool {
-        workers,
-        ready,
+        members: RefCell::new(members),
         pending,
         next_id: Cell::new(0),
-        _handlers: handlers,
-        _error_handlers: error_handlers,
+        kill_next: Cell::new(super::storage::test_hook("worker-dies").is_some()),
     });
     POOL.with(|p| *p.borrow_mut() = Some(Rc::clone(&pool)));
     Some(pool)
 }
 
-/// Answers `records` in order on the workers; `None` when no worker can be started. The second value says
-/// how many shares had to be answered on the page because a worker failed.
-pub async fn solve(records: &[Record], mode: Mode) -> Option<(Vec<Answer>, usize)> {
+impl Pool {
+    fn len(&self) -> usize {
+        self.members.borrow().len()
+    }
+
+    /// Posts `text` to worker `w` once it has started; [`Pool::reply`] awaits the answer.
+    async fn ask(&self, w: usize, text: String) -> Asked {
+        let starting = self.members.borrow_mut()[w].ready.take();
+        if let Some(started) = starting {
+            // An error before "ready" drops the sender: the request then fails and the caller copes.
+            let _ = started.await;
+        }
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        let (tx, rx) = oneshot::channel();
+        self.pending.borrow_mut().insert(id, (w, tx));
+        let members = self.members.borrow();
+        let message = js_sys::Array::of2(&f64::from(id).into(), &text.into());
+        if members[w].worker.post_message(&message).is_err()
+            && let Some((_, tx)) = self.pending.borrow_mut().remove(&id)
+        {
+            let _ = tx.send(Err(Failure::Died("the request could not be posted".into())));
+        }
+        Asked {
+            w,
+            generation: members[w].generation,
+            reply: rx,
+        }
+    }
+
+    /// The reply to a request. A worker that died is started again here (once, however many of its requests
+    /// failed), so the caller can simply ask again.
+    async fn reply(&self, asked: Asked) -> Reply {
+        let reply = asked
+            .reply
+            .await
+            .unwrap_or_else(|_| Err(Failure::Died("the worker went away".into())));
+        if let Err(Failure::Died(why)) = &reply {
+            web_sys::console::warn_1(
+                &format!("worker {} died ({why}); starting it again", asked.w).into(),
+            );
+            self.restart(asked.w, asked.generation, &Failure::Died(why.clone()));
+        }
+        reply
+    }
+
+    /// Terminates worker `w` (if it is still generation `generation`) and starts a fresh one in its place; its
+    /// pending requests fail with `failure`.
+    fn restart(&self, w: usize, generation: u32, failure: &Failure) {
+        if self.members.borrow()[w].generation != generation {
+            return;
+        }
+        fail_pending(&self.pending, w, failure);
+        self.members.borrow()[w].worker.terminate();
+        if let Some(fresh) = Member::start(w, generation.wrapping_add(1), &self.pending) {
+            self.members.borrow_mut()[w] = fresh;
+        }
+    }
+}
+
+/// What the workers did for a Sudoku job besides answering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SharesReport {
+    /// Shares sent again after their worker died.
+    pub resent: usize,
+    /// Shares answered on the page after killing two workers in a row.
+    pub on_page: usize,
+}
+
+/// Answers `records` in order on the workers, with a guess budget of `max_guesses` per puzzle; `None` when no
+/// worker can be started here.
+pub async fn solve(
+    records: &[Record],
+    mode: Mode,
+    max_guesses: u64,
+) -> Option<Result<(Vec<Answer>, SharesReport), Cancelled>> {
     let pool = pool()?;
     let mut answers: Vec<Option<Answer>> = vec![None; records.len()];
     // Clashing or unreadable puzzles are answered here; the rest are shared out in contiguous runs.
     let mut valid: Vec<(usize, &Grid)> = Vec::new();
     for (i, record) in records.iter().enumerate() {
         match ready_for_solver(record) {
-            Ok(grid) => valid.push((i, grid)),
             Err(answer) => answers[i] = Some(answer),
+            Ok(grid) => valid.push((i, grid)),
         }
     }
-    let per_worker = valid.len().div_ceil(pool.workers.len()).max(1);
-    let mut waiting = Vec::new();
+    let per_worker = valid.len().div_ceil(pool.len()).max(1);
+    let mut asked = Vec::new();
     for (w, share) in valid.chunks(per_worker).enumerate() {
-        pool.started(w).await;
         let grids: Vec<&Grid> = share.iter().map(|(_, g)| *g).collect();
-        let rx = pool.send(w, worker_protocol::request(mode.limit(), &grids));
-        waiting.push((share, grids, rx));
-    }
-    let mut answered_here = 0;
-    let mut solver = Solver::new();
-    for (share, grids, rx) in waiting {
-        let reply = rx.await.ok().and_then(Result::ok);
-        if reply.is_none() {
-            answered_here += 1;
+        let mut text = worker_protocol::request(mode.limit(), max_guesses, &grids);
+        if pool.kill_next.replace(false) {
+            text = format!("{DIE}\n{text}");
         }
-        let outcomes = reply
-            .map(|r| worker_protocol::read_reply(&r, &grids))
-            .unwrap_or_default();
+        asked.push((w, share, grids, pool.ask(w, text).await));
+    }
+    let mut report = SharesReport::default();
+    let mut solver = Solver::with_max_guesses(max_guesses);
+    for (w, share, grids, first) in asked {
+        let reply = match pool.reply(first).await {
+            Err(Failure::Died(_)) => {
+                report.resent += 1;
+                let again = worker_protocol::request(mode.limit(), max_guesses, &grids);
+                pool.reply(pool.ask(w, again).await).await
+            }
+            other => other,
+        };
+        let outcomes = match reply {
+            Ok(reply) => worker_protocol::read_reply(&reply, &grids),
+            Err(Failure::Cancelled) => return Some(Err(Cancelled)),
+            Err(Failure::Died(_)) => {
+                report.on_page += 1;
+                Vec::new()
+            }
+        };
         for (k, &(i, grid)) in share.iter().enumerate() {
-            // Every worker result goes through the same independent check as any other engine's.
+            // Every worker result goes through the same independent check as any other engine's; a missing
+            // one is solved here.
             let outcome = outcomes.get(k).cloned().flatten();
             answers[i] =
                 Some(checked_or_solved(records[i].line, grid, outcome, mode, &mut solver).0);
         }
     }
-    Some((
-        answers
-            .into_iter()
-            .map(|a| a.expect("every record answered"))
-            .collect(),
-        answered_here,
-    ))
-}
-
-impl Pool {
-    /// Waits (once) until worker `w` has started.
-    async fn started(&self, w: usize) {
-        let starting = self.ready[w].borrow_mut().take();
-        if let Some(started) = starting {
-            // An error before "ready" drops the sender: the request then fails and the caller copes.
-            let _ = started.await;
-        }
-    }
-
-    /// Posts `text` to worker `w`; the receiver gets its reply, or an error if the worker fails.
-    fn send(&self, w: usize, text: String) -> oneshot::Receiver<Result<String, String>> {
-        let id = self.next_id.get();
-        self.next_id.set(id.wrapping_add(1));
-        let (tx, rx) = oneshot::channel();
-        self.pending.borrow_mut().insert(id, (w, tx));
-        let message = js_sys::Array::of2(&f64::from(id).into(), &text.into());
-        if self.workers[w].post_message(&message).is_err() {
-            self.pending.borrow_mut().remove(&id);
-        }
-        rx
-    }
+    let answers = answers
+        .into_iter()
+        .map(|a| a.expect("every record answered"))
+        .collect();
+    Some(Ok((answers, report)))
 }
 
 /// What a Queens count on the workers shares between the workers' loops.
@@ -202,7 +322,7 @@ pub async fn count_queens(
     progress: Rc<dyn Fn(usize, usize) -> bool>,
 ) -> Option<Option<Classes>> {
     let pool = pool()?;
-    let workers = pool.workers.len();
+    let workers = pool.len();
     // Enough nodes that every shard holds many subtrees: shard sizes stay even.
     let row = prefix::row_for(n, workers * 512);
     let total = workers * 16;
@@ -216,7 +336,8 @@ pub async fn count_queens(
         let (tx, rx) = oneshot::channel::<()>();
         loops.push(rx);
         spawn_local(async move {
-            pool.started(w).await;
+            // Deaths in a row on this worker: its shard goes back, and after two the worker stops taking more.
+            let mut deaths = 0;
             loop {
                 let shard = {
                     let mut job = job.borrow_mut();
@@ -227,13 +348,24 @@ pub async fn count_queens(
                 };
                 let Some(shard) = shard else { break };
                 let text = queens::worker_protocol::request(n, row, shard, total);
-                let reply = pool.send(w, text).await.ok().and_then(Result::ok);
-                let Some(classes) = reply.and_then(|r| queens::worker_protocol::read_reply(&r))
-                else {
-                    // This worker failed: its shard goes back for the others (or the page), and it stops here.
-                    job.borrow_mut().shards.push_back(shard);
-                    break;
+                let reply = pool.reply(pool.ask(w, text).await).await;
+                let classes = match reply {
+                    Ok(reply) => queens::worker_protocol::read_reply(&reply),
+                    Err(Failure::Cancelled) => {
+                        job.borrow_mut().cancelled = true;
+                        break;
+                    }
+                    Err(Failure::Died(_)) => None,
                 };
+                let Some(classes) = classes else {
+                    job.borrow_mut().shards.push_back(shard);
+                    deaths += 1;
+                    if deaths == 2 {
+                        break;
+                    }
+                    continue;
+                };
+                deaths = 0;
                 let done = {
                     let mut job = job.borrow_mut();
                     job.classes.add(&classes);
@@ -254,7 +386,7 @@ pub async fn count_queens(
     if job.cancelled {
         return Some(None);
     }
-    // Shards no worker could take (every worker failed) are counted here.
+    // Shards no worker could take (every worker failed twice) are counted here.
     while let Some(shard) = job.shards.pop_front() {
         let classes = prefix::count_shard(n, row, shard, total);
         job.classes.add(&classes);

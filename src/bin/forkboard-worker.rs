@@ -20,6 +20,10 @@ fn main() {
             let message = js_sys::Array::from(&event.data());
             let id = message.get(0);
             let request = message.get(1).as_string().unwrap_or_default();
+            // The page's `worker-dies` test hook: die as a trap or running out of memory would.
+            if request.starts_with("!die\n") {
+                panic!("this worker was told to die (the worker-dies test hook)");
+            }
             let reply = if queens::worker_protocol::is_queens(&request) {
                 queens::worker_protocol::serve(&request)
             } else {

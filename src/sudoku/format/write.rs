@@ -142,6 +142,11 @@ impl<W: Write> Writer<W> {
         }
     }
 
+    /// The output written so far (to drain an in-memory buffer between chunks; the writer keeps its place).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Flushes and returns the output.
     pub fn finish(mut self) -> io::Result<W> {
         self.out.flush()?;

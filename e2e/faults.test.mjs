@@ -1,0 +1,122 @@
+// Faults and nasty puzzles in the browser: a worker that dies mid-batch, a GPU device lost mid-batch, a grid too
+// open to search (the page keeps answering, Cancel stops it, the guess budget gives up with a message). Faults
+// are injected through the page's test hooks (localStorage `forkboard.test-hooks`, set before the page loads).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { serve } from "./fixtures/server.mjs";
+import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
+import { SolvePage, assertSolved } from "./fixtures/solve-page.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const server = await serve(join(ROOT, "dist"));
+after(() => server.close());
+
+// 1,000 17-clue puzzles (public/samples): hard enough that the GPU needs several submissions for them.
+const SEVENTEEN = join(ROOT, "public", "samples", "17clue.txt");
+const puzzles = readFileSync(SEVENTEEN, "utf8").trim().split("\n");
+// A 25×25 with 60% of its cells emptied at random and one given changed, so that it has no solution although
+// no two givens clash: proving that means searching a tree far too big to finish.
+const HOPELESS =
+  "5x5-1.......7IA.9.....5...G...72..N..F.M..P.A8J...H.6...A.J...O.2.K...6B.H.45.......BH.6.....5.7..K.....5.C4NJ...EL...D.O..1.KI.......8.E..DC..H.2..P.3....L..8OP.2....7KD..H.5....K.I.....M.G.PO1...9..B.C...DB6.3IA..L.8.5..4.....O.2.P.........F..A.K.EJ.............B....P..O2......9..EG.N1FPK2..J.D......56.B.5.A..7....8N..F..2.KI........KO......4.6CNM.1G..P.I5CB46N1..F..E..J...D.J7E..G.....IK28.H..65C.4.......6.C...1M7.9.E8......8..KIO3.7...A6N.......1.N..4...J.8....F.....I.3..P..1H..B....4..3.....A.93...AM..G.1.O........6B....H6CA.....D8..4.M...OPI..D........KE7..H5..6..NGM....2.6.5.....N..A....J..N....L8.D.....B1I..O.7...";
+const HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+for (const project of PROJECTS) {
+  describe(project.name, () => {
+    let browser;
+    before(async () => {
+      browser = await launch(project);
+    });
+    after(async () => browser?.close());
+
+    // A page with the given test hooks, watching for main-thread tasks over 50 ms.
+    const open = async (path, hooks) => {
+      const context = await browser.newContext({ acceptDownloads: true });
+      await context.addInitScript((h) => {
+        localStorage.setItem("forkboard.test-hooks", h);
+        window.__longTasks = [];
+        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+          type: "longtask",
+        });
+      }, hooks);
+      const page = await context.newPage();
+      await page.goto(`${server.url}${path}`);
+      await enginesSettled(page);
+      return { context, page };
+    };
+
+    // Runs the Batch page on the 17-clue file and checks every answer of the download, in order.
+    const batchIsWhole = async (page, engine, again = false) => {
+      await page.getByTestId("batch-engine").selectOption(engine);
+      if (!again) {
+        await page.getByTestId("file").setInputFiles(SEVENTEEN);
+        await page.getByText("17clue.txt is loaded.").waitFor();
+      }
+      await page.getByTestId("run").click();
+      await page.getByTestId("report").waitFor({ timeout: 300_000 });
+      assert.equal(await page.getByTestId("stat-puzzles").textContent(), "1000");
+      assert.equal(await page.getByTestId("stat-solved").textContent(), "1000");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
+      const out = readFileSync(await download.path(), "utf8").trimEnd().split("\n");
+      assert.equal(out.length, 1000, "every puzzle answered once");
+      out.forEach((row, i) => assertSolved([...row], 3, 3, puzzles[i]));
+      return page.getByTestId("stat-engine").textContent();
+    };
+
+    test("a worker that dies mid-batch is replaced and its share done again", async () => {
+      const { context, page } = await open("/batch", "worker-dies");
+      const engine = await batchIsWhole(page, "cpu");
+      console.log(`[${project.name}] engine after a worker died: ${engine}`);
+      assert.match(engine, /^CPU \(\d+ workers\) — 1 share sent again after its worker died$/);
+      // The page goes on working with the fresh worker.
+      assert.match(await batchIsWhole(page, "cpu", true), /^CPU \(\d+ workers\)$/);
+      await context.close();
+    });
+
+    if (project.webgpu) {
+      test("a GPU device lost mid-batch: the CPU finishes, and the page stops using the GPU", async () => {
+        const { context, page } = await open("/batch", "gpu-lost-after=2");
+        const engine = await batchIsWhole(page, "gpu");
+        console.log(`[${project.name}] engine after the device was lost: ${engine}`);
+        assert.match(engine, /^CPU \(\d+ workers\) — the GPU failed \(.+\), so the CPU finished/);
+        assert.match(await page.getByTestId("engine-status").textContent(), /^CPU — the GPU failed .*reload the page to try it again/);
+        await context.close();
+      });
+    }
+
+    test("a grid too open to search: the page keeps answering, and Cancel stops the search", async () => {
+      // No guess budget: only Cancel ends this search.
+      const { context, page } = await open(`/?p=${HOPELESS}`, "max-guesses=0");
+      const solve = new SolvePage(page);
+      await page.waitForFunction(() => /^Working… [1-9]\d* s/.test(document.querySelector('[data-testid="message"]').textContent));
+      // From here on (the page's own start-up, compiling its wasm, is over) no task may block it.
+      await page.evaluate(() => (window.__longTasks = []));
+      await page.waitForTimeout(1000);
+      // The page answers while the worker searches: a round trip to its thread takes moments.
+      const asked = Date.now();
+      await page.evaluate(() => document.title);
+      assert.ok(Date.now() - asked < 500, "the page's thread is free");
+      assert.ok(await page.getByTestId("solve").isDisabled(), "one search at a time");
+      await page.getByTestId("solve-cancel").click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="message"]').textContent.startsWith("Cancelled after"));
+      assert.ok(!(await page.getByTestId("solve").isDisabled()));
+      const longTasks = await page.evaluate(() => window.__longTasks);
+      assert.deepEqual(longTasks.filter((d) => d > 50), [], "no main-thread task over 50 ms");
+      // The worker was replaced: the next puzzle solves.
+      await solve.paste(HARD9);
+      await solve.press("count");
+      assert.match(await solve.message(), /exactly one solution/);
+      await context.close();
+    });
+
+    test("the guess budget gives up on a grid too open to search, with a message", async () => {
+      const { context, page } = await open(`/?p=${HOPELESS}`, "max-guesses=20000");
+      await page.waitForFunction(() => !document.querySelector('[data-testid="message"]').textContent.startsWith("Working"));
+      const message = await page.getByTestId("message").textContent();
+      assert.match(message, /^Gave up after 20000 guesses without finding a solution: this grid has too few givens/);
+      await context.close();
+    });
+  });
+}
