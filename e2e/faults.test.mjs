@@ -111,6 +111,20 @@ for (const project of PROJECTS) {
       await context.close();
     });
 
+    test("a file too big for the page is refused with the limit named, and nothing is lost", async () => {
+      const { context, page } = await open("/batch", "max-input-bytes=1000");
+      await page.getByTestId("batch-text").fill(HARD9);
+      await page.getByTestId("file").setInputFiles(SEVENTEEN);
+      await page.getByText("is 82.0 KB: this page takes files up to 1.0 KB").waitFor();
+      assert.match(await page.getByTestId("batch-message").textContent(), /use the command line \(`forkboard solve 17clue\.txt`\), which streams files of any size/);
+      // What was there before is kept and still solves.
+      assert.equal(await page.getByTestId("batch-text").inputValue(), HARD9);
+      await page.getByTestId("run").click();
+      await page.getByTestId("report").waitFor();
+      assert.equal(await page.getByTestId("stat-solved").textContent(), "1");
+      await context.close();
+    });
+
     test("the guess budget gives up on a grid too open to search, with a message", async () => {
       const { context, page } = await open(`/?p=${HOPELESS}`, "max-guesses=20000");
       await page.waitForFunction(() => !document.querySelector('[data-testid="message"]').textContent.startsWith("Working"));

@@ -1,14 +1,14 @@
 //! The Batch page: many puzzles from pasted text or a file, solved with progress and Cancel, then the stats, a
 //! preview, and downloads in the input's own layout and as CSV.
 //!
-//! The work streams: a slice of puzzles is read, answered (on the workers or the GPU, never on this thread),
-//! written, and its output handed to the browser as a Blob before the next slice is read. So the page keeps
-//! answering, and its memory holds the input and one slice, not every puzzle and answer at once: a file of a
-//! million puzzles fits, and files past [`MAX_INPUT_BYTES`] are refused with a message.
+//! The work streams: the file is read a few megabytes at a time, a slice of puzzles is parsed, answered (on
+//! the workers or the GPU, never on this thread), written, and its output handed to the browser as a Blob
+//! before the next slice. So the page keeps answering, and its own memory holds a few pieces of the file and
+//! one slice whatever the file's length. Files past [`MAX_INPUT_BYTES`] are refused with a message: their
+//! downloads would be held by the browser.
 
-use std::cell::Cell;
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
-use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
-use super::loaded;
+use super::{loaded, storage};
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{Answer, Format, ReadOptions, Reader, Record, Writer};
 use crate::sudoku::symbols::Symbols;
@@ -26,13 +26,19 @@ use crate::sudoku::symbols::Symbols;
 /// Puzzles per CPU slice, shared out among the workers: large enough to keep them busy, small enough for
 /// progress to move and Cancel to act within a moment.
 const CPU_SLICE: usize = 2000;
-/// Puzzles per GPU submission from this page.
-const GPU_SLICE: usize = 8192;
+/// Puzzles in the first GPU slice; later ones are sized to take about [`GPU_SLICE_MS`] on this adapter (a
+/// hardware GPU takes tens of thousands at once, an emulated one a few hundred).
+const GPU_FIRST_SLICE: usize = 1024;
+/// The time a GPU slice aims for: progress moves about once a second.
+const GPU_SLICE_MS: f64 = 1000.0;
+/// Bounds of the GPU slice.
+const GPU_SLICES: (usize, usize) = (256, 65_536);
 /// Results shown in the preview.
 const PREVIEW: usize = 10;
 /// Invalid puzzles listed by line (the count covers them all).
 const INVALID_SHOWN: usize = 100;
-/// The largest input read: the page holds it whole while it runs, and a tab's wasm memory ends at 4 GiB.
+/// The largest file taken: its downloads (the solutions and the CSV, about three times the input) are held by
+/// the browser until the page closes.
 const MAX_INPUT_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// Characters of a loaded file shown in the text box (a large file shown whole would freeze the page).
 const SHOWN_CHARS: usize = 100_000;
@@ -52,6 +58,8 @@ struct Finished {
     csv_url: String,
     csv_name: String,
     cancelled: bool,
+    /// Why reading the file stopped early, if it did (everything read before is answered).
+    read_error: Option<String>,
     counting: bool,
 }
 
@@ -74,12 +82,17 @@ pub fn BatchPage() -> impl IntoView {
     let take_file = move |file: web_sys::File| {
         let name = file.name();
         let size = file.size();
-        if size > MAX_INPUT_BYTES {
+        // The `max-input-bytes` test hook lowers the limit, so a test need not make a gigabyte file.
+        let max = storage::test_hook("max-input-bytes")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(MAX_INPUT_BYTES);
+        if size > max {
             message.set(format!(
-                "{name} is {}: this page reads files up to {} (it holds the file in memory while it runs). \
+                "{name} is {}: this page takes files up to {} (the browser holds its downloads, about three \
+                 times the input). \
                  Split it, or use the command line (`forkboard solve {name}`), which streams files of any size.",
                 bytes_text(size),
-                bytes_text(MAX_INPUT_BYTES)
+                bytes_text(max)
             ));
             return;
         }
@@ -130,15 +143,8 @@ pub fn BatchPage() -> impl IntoView {
         let wanted = preference.get_untracked();
         spawn_local(async move {
             let input = match file {
-                Some(file) => match read_whole(&file).await {
-                    Ok(bytes) => bytes,
-                    Err(why) => {
-                        message.set(format!("{name} could not be read: {why}"));
-                        running.set(false);
-                        return;
-                    }
-                },
-                None => pasted.into_bytes(),
+                Some(file) => Source::File(file),
+                None => Source::Text(pasted),
             };
             let done = run(input, name, mode, wanted, progress, cancel).await;
             finished.set(Some(done));
@@ -234,10 +240,13 @@ pub fn BatchPage() -> impl IntoView {
 fn Report(finished: Finished) -> impl IntoView {
     let t = finished.tally;
     let rate = t.puzzles as f64 / finished.seconds.max(1e-9);
-    let heading = if finished.cancelled {
-        "Cancelled: results so far"
-    } else {
-        "Done"
+    let heading = match (&finished.read_error, finished.cancelled) {
+        (Some(why), _) => format!(
+            "Stopped: the file could not be read past {} puzzles ({why}); the answers up to there are below",
+            t.puzzles
+        ),
+        (None, true) => "Cancelled: results so far".to_string(),
+        (None, false) => "Done".to_string(),
     };
     view! {
         <div class="report" data-testid="report">
@@ -310,13 +319,31 @@ fn Report(finished: Finished) -> impl IntoView {
     }
 }
 
-/// The input as a buffered reader that tells how far it has got, for the progress bar.
-struct Progressing<'a> {
-    bytes: &'a [u8],
-    at: Rc<Cell<usize>>,
+/// The input, read from its file a piece at a time: a buffered reader over the pieces read so far, dropping
+/// each once it is consumed, so a file of any length passes through a few megabytes of memory.
+#[derive(Default)]
+struct Feed {
+    pieces: VecDeque<Vec<u8>>,
+    /// Bytes of the front piece already consumed.
+    at: usize,
+    /// Bytes added, and consumed, in all.
+    added: usize,
+    consumed: usize,
 }
 
-impl Read for Progressing<'_> {
+impl Feed {
+    fn push(&mut self, piece: Vec<u8>) {
+        self.added += piece.len();
+        self.pieces.push_back(piece);
+    }
+
+    /// Bytes read from the source but not yet consumed.
+    fn ahead(&self) -> usize {
+        self.added - self.consumed
+    }
+}
+
+impl Read for Feed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.fill_buf()?.read(buf)?;
         self.consume(n);
@@ -324,19 +351,56 @@ impl Read for Progressing<'_> {
     }
 }
 
-impl BufRead for Progressing<'_> {
+impl BufRead for Feed {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        Ok(&self.bytes[self.at.get()..])
+        while self.pieces.front().is_some_and(|p| self.at == p.len()) {
+            self.pieces.pop_front();
+            self.at = 0;
+        }
+        Ok(self.pieces.front().map_or(&[][..], |p| &p[self.at..]))
     }
 
     fn consume(&mut self, amount: usize) {
-        self.at.set((self.at.get() + amount).min(self.bytes.len()));
+        self.at += amount;
+        self.consumed += amount;
     }
+}
+
+/// Where a job's text comes from: a file read in pieces, or the text box.
+enum Source {
+    File(web_sys::File),
+    Text(String),
+}
+
+/// Bytes read from a file at a time.
+const PIECE: f64 = 4.0 * 1024.0 * 1024.0;
+/// Records are only taken while at least this much of the file is read ahead (or all of it is): the reader
+/// takes a dry input for the end, and no record (25 rows of at most 64 KiB) comes near it.
+const READ_AHEAD: usize = 8 * 1024 * 1024;
+
+/// Reads the next pieces of `file` into `feed` until it holds [`READ_AHEAD`] bytes or the file is all read;
+/// `offset` is how far the file has been read.
+async fn top_up(feed: &mut Feed, file: &web_sys::File, offset: &mut f64) -> Result<(), String> {
+    while feed.ahead() < READ_AHEAD && *offset < file.size() {
+        let end = (*offset + PIECE).min(file.size());
+        let piece = file
+            .slice_with_f64_and_f64(*offset, end)
+            .map_err(|_| "the browser refused a slice of the file".to_string())?;
+        let buffer = wasm_bindgen_futures::JsFuture::from(piece.array_buffer())
+            .await
+            .map_err(|e| {
+                e.as_string()
+                    .unwrap_or_else(|| "the browser refused".into())
+            })?;
+        feed.push(js_sys::Uint8Array::new(&buffer).to_vec());
+        *offset = end;
+    }
+    Ok(())
 }
 
 /// Reads, answers and writes the whole job slice by slice, updating `progress` and obeying `cancel`.
 async fn run(
-    input: Vec<u8>,
+    source: Source,
     name: String,
     mode: Mode,
     wanted: Preference,
@@ -344,22 +408,32 @@ async fn run(
     cancel: RwSignal<bool>,
 ) -> Finished {
     let started = now_ms();
-    let at = Rc::new(Cell::new(0));
-    let mut reader = Reader::new(
-        Progressing {
-            bytes: &input,
-            at: Rc::clone(&at),
-        },
-        ReadOptions::default(),
-    );
-    let format = reader.format();
-    // The GPU takes big slices when it may be used (Auto still sends a small last slice to the CPU); the
-    // CPU small ones, so progress moves.
-    let slice = if engine::gpu_ready() && wanted != Preference::Cpu {
-        GPU_SLICE
-    } else {
-        CPU_SLICE
+    let mut feed = Feed::default();
+    let (file, size) = match source {
+        Source::File(file) => {
+            let size = file.size();
+            (Some(file), size)
+        }
+        Source::Text(text) => {
+            let size = text.len() as f64;
+            feed.push(text.into_bytes());
+            (None, size)
+        }
     };
+    // How far the file has been read, and the first read error (the answers so far are kept).
+    let mut offset = 0.0;
+    let mut read_error = None;
+    if let Some(file) = &file
+        && let Err(why) = top_up(&mut feed, file, &mut offset).await
+    {
+        read_error = Some(why);
+    }
+    let mut reader = Reader::new(feed, ReadOptions::default());
+    let format = reader.format();
+    // GPU slices are sized to this adapter when the GPU may be used (Auto still sends a small last slice to
+    // the CPU); the CPU's are fixed and small, so progress moves.
+    let on_gpu = engine::gpu_ready() && wanted != Preference::Cpu;
+    let mut slice = if on_gpu { GPU_FIRST_SLICE } else { CPU_SLICE };
     let mut tally = Tally::default();
     let mut invalid = Vec::new();
     let mut preview = Vec::new();
@@ -374,17 +448,38 @@ async fn run(
             cancelled = true;
             break;
         }
-        let chunk: Vec<Record> = reader.by_ref().take(slice).collect();
+        if let Some(file) = &file
+            && read_error.is_none()
+            && let Err(why) = top_up(reader.get_mut(), file, &mut offset).await
+        {
+            read_error = Some(why);
+        }
+        // Records are taken while enough of the file is read ahead: a dry feed would read as the end.
+        let whole = file.as_ref().is_none_or(|f| offset >= f.size()) || read_error.is_some();
+        let mut chunk: Vec<Record> = Vec::new();
+        while chunk.len() < slice && (whole || reader.get_mut().ahead() >= READ_AHEAD) {
+            match reader.next() {
+                Some(record) => chunk.push(record),
+                None => break,
+            }
+        }
         if chunk.is_empty() {
             break;
         }
+        let asked = now_ms();
         let Some(solved) = engine::solve(&chunk, mode, wanted).await else {
             cancelled = true;
             break;
         };
+        if on_gpu && chunk.len() == slice {
+            let per_ms = slice as f64 / (now_ms() - asked).max(1.0);
+            slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
+        }
         if !engines_used.contains(&solved.engine) {
             engines_used.push(solved.engine);
         }
+        // Checking the replies ran in this task: writing gets a task of its own.
+        TimeoutFuture::new(0).await;
         for (record, answer) in chunk.iter().zip(&solved.answers) {
             tally.add(answer);
             if let Answer::Invalid(e) = answer
@@ -414,13 +509,20 @@ async fn run(
         let seconds = (now_ms() - started) / 1000.0;
         progress.set((
             tally.puzzles,
-            at.get() as f64 / input.len().max(1) as f64,
+            reader.get_mut().consumed as f64 / size.max(1.0),
             tally.puzzles as f64 / seconds.max(1e-9),
         ));
         // Let the page breathe between slices.
         TimeoutFuture::new(0).await;
     }
+    // The tail of the job in steps of its own, each a task of a few milliseconds.
+    TimeoutFuture::new(0).await;
     loaded::keep(&name, kept);
+    TimeoutFuture::new(0).await;
+    let solutions_url = object_url(&out_parts);
+    TimeoutFuture::new(0).await;
+    let csv_url = object_url(&csv_parts);
+    TimeoutFuture::new(0).await;
     let stem = name
         .rsplit_once('.')
         .map_or(name.as_str(), |(stem, _)| stem)
@@ -442,24 +544,14 @@ async fn run(
         memory_bytes,
         seconds: (now_ms() - started) / 1000.0,
         engine: engines_used.join("; "),
-        solutions_url: object_url(&out_parts),
+        solutions_url,
         solutions_name,
-        csv_url: object_url(&csv_parts),
+        csv_url,
         csv_name: format!("{stem}.csv").replace(".csv.csv", ".csv"),
         cancelled,
+        read_error,
         counting: matches!(mode, Mode::Count(_)),
     }
-}
-
-/// Reads a whole file into memory.
-async fn read_whole(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|e| {
-            e.as_string()
-                .unwrap_or_else(|| "the browser refused".into())
-        })?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// A size for people: "81.9 KB", "1.2 GB".

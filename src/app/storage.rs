@@ -100,8 +100,9 @@ pub fn save_queens_crossover(value: Option<f64>) {
 }
 
 /// The localStorage key of the test hooks: comma-separated faults to inject (`worker-dies`: the next Sudoku
-/// request kills its worker; `gpu-lost-after=K`: the GPU device is destroyed after K submissions) and an
-/// override of the guess budget (`max-guesses=N`). The e2e tests set it; nobody else has a reason to.
+/// request kills its worker; `gpu-lost-after=K`: the GPU device is destroyed after K submissions) and
+/// overrides of two limits (`max-guesses=N`: the guess budget; `max-input-bytes=N`: the Batch page's largest
+/// file). The e2e tests set it; nobody else has a reason to.
 const TEST_HOOKS_KEY: &str = "forkboard.test-hooks";
 
 /// The value of one test hook (`""` for a flag without a value), if set.

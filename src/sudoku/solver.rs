@@ -668,6 +668,25 @@ mod tests {
     }
 
     #[test]
+    fn empty_and_full_grids_of_every_size() {
+        for side in [4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25] {
+            let shape = BoxShape::for_side(side).unwrap();
+            // Empty: the uniqueness check stops at the second solution, without a give-up.
+            let out = count(&Grid::empty(shape), 2);
+            assert_eq!(
+                (out.count, out.hit_limit, out.gave_up),
+                (2, true, false),
+                "{side}"
+            );
+            // Full: its own single solution, no guess.
+            let full = crate::sudoku::generate::solved_grid(shape, side as u64);
+            let out = count(&full, 2);
+            assert_eq!((out.count, out.guesses), (1, 0), "{side}");
+            assert_eq!(out.solution, Some(full));
+        }
+    }
+
+    #[test]
     fn counting_goes_on_while_solutions_keep_coming() {
         // 100,000 solutions of an empty 9×9 take far more than 1,000 guesses in all, but never 1,000 in a row
         // without a new one.

@@ -51,6 +51,11 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
+    /// The input.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.input
+    }
+
     /// The first I/O error met, if any (reading stops there).
     pub fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()

@@ -41,6 +41,12 @@ impl<R: BufRead> Reader<R> {
         self.format
     }
 
+    /// The input, e.g. to feed a source read piece by piece. It must not run dry before its true end: the
+    /// reader takes an empty read as the end of the input.
+    pub fn get_mut(&mut self) -> &mut R {
+        self.lines.get_mut()
+    }
+
     /// The first I/O error, if reading stopped on one (as opposed to the end of the input).
     pub fn take_io_error(&mut self) -> Option<io::Error> {
         self.lines.take_error()
