@@ -44,6 +44,8 @@ for (const project of PROJECTS) {
       const page = await context.newPage();
       await page.goto(`${server.url}${path}`);
       await enginesSettled(page);
+      // The page's start-up (compiling its wasm) is not what these tests watch.
+      await page.evaluate(() => (window.__longTasks = []));
       return { context, page };
     };
 
@@ -132,5 +134,23 @@ for (const project of PROJECTS) {
       assert.match(message, /^Gave up after 20000 guesses without finding a solution: this grid has too few givens/);
       await context.close();
     });
+
+    if (project.webgpu) {
+      test("on the GPU, a grid the kernel hands back and the page gives up on goes to the workers", async () => {
+        const { context, page } = await open("/", "max-guesses=20000");
+        const solve = new SolvePage(page);
+        await page.getByTestId("engine").selectOption("gpu");
+        await solve.paste(HOPELESS.slice("5x5-".length));
+        await page.getByTestId("solve").click();
+        await page.waitForFunction(() => document.querySelector('[data-testid="message"]').textContent.startsWith("Gave up"), null, {
+          timeout: 120_000,
+        });
+        assert.match(await solve.message(), /^Gave up after 20000 guesses/);
+        assert.match(await solve.detail(), /^GPU \(.+\); the hardest on the CPU \(\d+ workers\)/);
+        const longTasks = await page.evaluate(() => window.__longTasks);
+        assert.deepEqual(longTasks, [], "no main-thread task over 50 ms: the page itself never searches");
+        await context.close();
+      });
+    }
   });
 }

@@ -172,9 +172,10 @@ pub fn max_guesses() -> u64 {
         .unwrap_or(DEFAULT_MAX_GUESSES)
 }
 
-/// The guess budget for puzzles the GPU hands back, solved on the page's own thread: small, so a nasty one
-/// cannot freeze the page; what it gives up on goes to the workers with the full budget.
-const PAGE_MAX_GUESSES: u64 = 20_000;
+/// The guess budget for puzzles the GPU hands back, checked on the page's own thread: one guess, so the page
+/// settles only what reasoning alone (or a single guess) settles, and every real search goes to the workers
+/// with the full budget. A batch can hand back many puzzles, and the page must never block.
+const PAGE_MAX_GUESSES: u64 = 1;
 
 /// Stops the job in flight, GPU or CPU: [`solve`] then returns `None`.
 pub fn cancel() {
