@@ -15,7 +15,7 @@ use crate::gpu::sudoku_batch::answer_chunk;
 use crate::gpu::sudoku_fork::{ForkConfig, ForkKernel};
 use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
-use crate::sudoku::answer::{Mode, answer};
+use crate::sudoku::answer::{Mode, answer, gave_up};
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 
@@ -230,7 +230,7 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
                 // What the page gave up on (handed back by the kernel, then too big for the page's small
                 // budget) goes to the workers with the full one.
                 let hard: Vec<usize> = (0..answers.len())
-                    .filter(|&i| matches!(answers[i], Answer::GaveUp { .. }))
+                    .filter(|&i| gave_up(&answers[i]))
                     .collect();
                 if !hard.is_empty() {
                     let again: Vec<Record> = hard.iter().map(|&i| records[i].clone()).collect();

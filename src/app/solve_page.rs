@@ -95,13 +95,14 @@ pub fn SolvePage() -> impl IntoView {
                     solution: s,
                     count,
                     note,
+                    gave_up,
                 }) => {
                     solution.set(Some(s.cells().to_vec()));
                     conflicts.set(Vec::new());
                     message.set(match (count, note) {
                         (None, _) => "Solved.".into(),
+                        (Some((1, _)), _) if gave_up => "Solved, but the search gave up before it could tell whether this is the only solution: the grid has too few givens to search through in reasonable time.".into(),
                         (Some((1, false)), _) => "Solved: this puzzle has exactly one solution.".into(),
-                        (Some((1, true)), _) => "Solved, but the search gave up before it could tell whether this is the only solution: the grid has too few givens to search through in reasonable time.".into(),
                         (Some((_, _)), Some(note)) => {
                             format!("This puzzle has more than one solution ({note}); one of them is shown.")
                         }

@@ -40,7 +40,8 @@ pub struct Tally {
     pub no_solution: u64,
     /// Puzzles that could not be read or whose givens clash.
     pub invalid: u64,
-    /// Puzzles whose search gave up (the guess budget ran out) before a solution.
+    /// Puzzles whose search gave up (the guess budget ran out) before a solution, or, counting, before telling
+    /// whether the one solution found is the only one.
     pub gave_up: u64,
 }
 
@@ -49,12 +50,14 @@ impl Tally {
     pub fn add(&mut self, answer: &Answer) {
         self.puzzles += 1;
         match answer {
-            Answer::Solved { count, .. } => {
+            Answer::Solved { count, gave_up, .. } => {
                 self.solved += 1;
-                match count {
-                    Some((1, false)) => self.unique += 1,
-                    Some(_) => self.multiple += 1,
-                    None => {}
+                match (count, gave_up) {
+                    (Some((1, _)), true) => self.gave_up += 1,
+                    (Some((1, false)), false) => self.unique += 1,
+                    // A limit of one: whether there are more was not asked.
+                    (Some((1, true)), false) | (None, _) => {}
+                    (Some(_), _) => self.multiple += 1,
                 }
             }
             Answer::NoSolution => self.no_solution += 1,
@@ -138,7 +141,7 @@ pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) ->
     };
     let note = if outcome.gave_up && count.is_some() {
         Some(format!(
-            "the search gave up after {} guesses without a new solution",
+            "the search gave up after {} guesses",
             outcome.guesses
         ))
     } else {
@@ -150,7 +153,17 @@ pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) ->
         solution,
         count,
         note,
+        gave_up: outcome.gave_up,
     }
+}
+
+/// True when the search behind `answer` gave up (the guess budget ran out): no solution found, or a count cut
+/// short.
+pub fn gave_up(answer: &Answer) -> bool {
+    matches!(
+        answer,
+        Answer::GaveUp { .. } | Answer::Solved { gave_up: true, .. }
+    )
 }
 
 /// A plain reason a puzzle cannot be unique, when one is visible from the givens alone.
@@ -170,4 +183,61 @@ pub fn why_not_unique(puzzle: &Grid) -> Option<String> {
 /// The answer for a puzzle that is wrong as given, at its line.
 pub fn invalid(line: usize, kind: ErrorKind) -> Answer {
     Answer::Invalid(PuzzleError { line, kind })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::{BoxShape, generate};
+
+    #[test]
+    fn a_count_cut_short_is_neither_unique_nor_multiple() {
+        let (puzzle, solution) = generate::puzzle(BoxShape::for_side(9).unwrap(), 7, 0.6);
+        let outcome = |count, hit_limit, gave_up| Outcome {
+            count,
+            solution: Some(solution.clone()),
+            hit_limit,
+            guesses: 10,
+            gave_up,
+        };
+        let cut = from_outcome(1, &puzzle, outcome(1, false, true), Mode::Count(2));
+        assert!(gave_up(&cut));
+        assert_eq!(
+            cut.status(),
+            "1+ solutions (the search gave up after 10 guesses)"
+        );
+        let mut tally = Tally::default();
+        tally.add(&cut);
+        tally.add(&from_outcome(
+            2,
+            &puzzle,
+            outcome(1, false, false),
+            Mode::Count(2),
+        ));
+        tally.add(&from_outcome(
+            3,
+            &puzzle,
+            outcome(1, true, false),
+            Mode::Count(1),
+        ));
+        tally.add(&from_outcome(
+            4,
+            &puzzle,
+            outcome(2, true, false),
+            Mode::Count(2),
+        ));
+        assert_eq!(
+            (tally.solved, tally.gave_up, tally.unique, tally.multiple),
+            (4, 1, 1, 1)
+        );
+        assert!(!tally.all_solved());
+        let nothing = Outcome {
+            solution: None,
+            ..outcome(0, false, true)
+        };
+        assert_eq!(
+            from_outcome(5, &puzzle, nothing, Mode::First),
+            Answer::GaveUp { guesses: 10 }
+        );
+    }
 }

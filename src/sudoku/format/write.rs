@@ -27,8 +27,11 @@ pub enum Answer {
         solution: Grid,
         /// `(solutions counted, stopped at the limit)` when counting.
         count: Option<(u64, bool)>,
-        /// Why the puzzle has several solutions, when the givens alone show it.
+        /// Why the puzzle has several solutions, when the givens alone show it; or that the search gave up.
         note: Option<String>,
+        /// The search gave up before the count was complete (the guess budget ran out): the count is a lower
+        /// bound, written like one stopped at the limit (`1+`).
+        gave_up: bool,
     },
     /// A valid puzzle without solution.
     NoSolution,
