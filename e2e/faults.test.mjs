@@ -77,6 +77,19 @@ for (const project of PROJECTS) {
       await context.close();
     });
 
+    test("workers that cannot start: the page answers the batch itself, nothing lost", async () => {
+      const context = await browser.newContext({ acceptDownloads: true });
+      // The worker script fails to load: every worker errors before it is ready.
+      await context.route("**/forkboard-worker_loader.js", (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto(`${server.url}/batch`);
+      await enginesSettled(page);
+      const engine = await batchIsWhole(page, "cpu");
+      console.log(`[${project.name}] engine with stillborn workers: ${engine}`);
+      assert.match(engine, /^CPU \(\d+ workers\) — \d+ shares? sent again .* answered on this page when a second worker failed too\)$/);
+      await context.close();
+    });
+
     if (project.webgpu) {
       test("a GPU device lost mid-batch: the CPU finishes, and the page stops using the GPU", async () => {
         const { context, page } = await open("/batch", "gpu-lost-after=2");

@@ -275,7 +275,7 @@ async fn on_cpu(
         }
         if report.on_page > 0 {
             engine.push_str(&format!(
-                " ({} answered on this page after killing a second worker)",
+                " ({} answered on this page when a second worker failed too)",
                 report.on_page
             ));
         }

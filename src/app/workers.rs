@@ -47,8 +47,11 @@ struct Member {
     /// Bumped on every restart, so two callers failed by the same death restart it once.
     generation: u32,
     /// Resolves when the worker's wasm has started: a message posted earlier would find no handler and be lost.
-    /// Taken (and awaited) by the first request.
+    /// Taken (and awaited) by the first request. Dropped unresolved when the worker fails before that.
     ready: Option<oneshot::Receiver<()>>,
+    /// Set when the worker failed before it was ready (its script or wasm did not load): nothing it is sent
+    /// would ever be answered.
+    stillborn: Rc<Cell<bool>>,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
     _on_error: Closure<dyn Fn(web_sys::ErrorEvent)>,
 }
@@ -59,7 +62,9 @@ impl Member {
         let worker = web_sys::Worker::new(SCRIPT).ok()?;
         let replies = Rc::clone(pending);
         let (ready_tx, ready_rx) = oneshot::channel();
-        let ready_tx = RefCell::new(Some(ready_tx));
+        let ready_tx = Rc::new(RefCell::new(Some(ready_tx)));
+        let stillborn = Rc::new(Cell::new(false));
+        let (on_error_ready, on_error_stillborn) = (Rc::clone(&ready_tx), Rc::clone(&stillborn));
         // A reply is [id, text]; the worker's first message is "ready".
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
@@ -82,6 +87,9 @@ impl Member {
         // restarts it.
         let on_error =
             Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+                if on_error_ready.borrow_mut().take().is_some() {
+                    on_error_stillborn.set(true);
+                }
                 fail_pending(&replies, index, &Failure::Died(event.message()));
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -90,6 +98,7 @@ impl Member {
             worker,
             generation,
             ready: Some(ready_rx),
+            stillborn,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -193,10 +202,17 @@ impl Pool {
         self.pending.borrow_mut().insert(id, (w, tx));
         let members = self.members.borrow();
         let message = js_sys::Array::of2(&f64::from(id).into(), &text.into());
-        if members[w].worker.post_message(&message).is_err()
+        let failure = if members[w].stillborn.get() {
+            Some("the worker could not start")
+        } else if members[w].worker.post_message(&message).is_err() {
+            Some("the request could not be posted")
+        } else {
+            None
+        };
+        if let Some(why) = failure
             && let Some((_, tx)) = self.pending.borrow_mut().remove(&id)
         {
-            let _ = tx.send(Err(Failure::Died("the request could not be posted".into())));
+            let _ = tx.send(Err(Failure::Died(why.into())));
         }
         Asked {
             w,
