@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch, longTasks, watchLongTasks } from "./fixtures/browser.mjs";
+import { kaggleRows } from "./fixtures/data.mjs";
 import { assertSolved } from "./fixtures/solve-page.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -15,11 +16,9 @@ const server = await serve(join(ROOT, "dist"));
 after(() => server.close());
 
 // 998 kaggle puzzles as one-liners, with a short line at line 10 and clashing givens at line 500.
-const kaggle = readFileSync(join(ROOT, "..", "shared", "data", "sudoku", "kaggle_10k.csv"), "utf8")
-  .trim()
-  .split("\n")
-  .slice(1, 999)
-  .map((row) => row.split(",")[0]);
+const kaggle = kaggleRows()
+  .slice(0, 998)
+  .map(([puzzle]) => puzzle);
 const lines = [...kaggle];
 lines.splice(9, 0, "12345");
 lines.splice(499, 0, "11" + ".".repeat(79));
@@ -43,18 +42,13 @@ for (const project of PROJECTS) {
       await page.getByTestId("file").setInputFiles(file);
       await page.getByText("thousand.txt is loaded.").waitFor();
       // Long tasks (over 50 ms) on the page's thread while the batch runs: the page must stay responsive.
-      await page.evaluate(() => {
-        window.__longTasks = [];
-        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
-          type: "longtask",
-        });
-      });
+      await watchLongTasks(page);
       await page.getByTestId("run").click();
       await page.getByTestId("progress").waitFor();
       await page.getByTestId("report").waitFor({ timeout: 120_000 });
-      const longTasks = await page.evaluate(() => window.__longTasks);
-      console.log(`[${project.name}] long tasks during the batch: ${JSON.stringify(longTasks)}`);
-      assert.deepEqual(longTasks, [], "no main-thread task over 50 ms");
+      const long = await longTasks(page);
+      console.log(`[${project.name}] long tasks during the batch: ${JSON.stringify(long)}`);
+      assert.deepEqual(long, [], "no main-thread task over 50 ms");
       assert.match(await page.getByTestId("progress-text").textContent(), /^1000 puzzles · 100% of the input/);
       assert.equal(await page.getByTestId("stat-puzzles").textContent(), "1000");
       assert.equal(await page.getByTestId("stat-solved").textContent(), "998");

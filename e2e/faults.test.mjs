@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch, longTasks, watchLongTasks } from "./fixtures/browser.mjs";
 import { SolvePage, assertSolved } from "./fixtures/solve-page.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -34,18 +34,12 @@ for (const project of PROJECTS) {
     // A page with the given test hooks, watching for main-thread tasks over 50 ms.
     const open = async (path, hooks) => {
       const context = await browser.newContext({ acceptDownloads: true });
-      await context.addInitScript((h) => {
-        localStorage.setItem("forkboard.test-hooks", h);
-        window.__longTasks = [];
-        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
-          type: "longtask",
-        });
-      }, hooks);
+      await context.addInitScript((h) => localStorage.setItem("forkboard.test-hooks", h), hooks);
       const page = await context.newPage();
       await page.goto(`${server.url}${path}`);
       await enginesSettled(page);
-      // The page's start-up (compiling its wasm) is not what these tests watch.
-      await page.evaluate(() => (window.__longTasks = []));
+      // From here on: the page's start-up (compiling its wasm) is not what these tests watch.
+      await watchLongTasks(page);
       return { context, page };
     };
 
@@ -106,8 +100,8 @@ for (const project of PROJECTS) {
       const { context, page } = await open(`/?p=${HOPELESS}`, "max-guesses=0");
       const solve = new SolvePage(page);
       await page.waitForFunction(() => /^Working… [1-9]\d* s/.test(document.querySelector('[data-testid="message"]').textContent));
-      // From here on (the page's own start-up, compiling its wasm, is over) no task may block it.
-      await page.evaluate(() => (window.__longTasks = []));
+      // From here on (the search is under way) no task may block the page.
+      await watchLongTasks(page);
       await page.waitForTimeout(1000);
       // The page answers while the worker searches: a round trip to its thread takes moments.
       const asked = Date.now();
@@ -117,8 +111,7 @@ for (const project of PROJECTS) {
       await page.getByTestId("solve-cancel").click();
       await page.waitForFunction(() => document.querySelector('[data-testid="message"]').textContent.startsWith("Cancelled after"));
       assert.ok(!(await page.getByTestId("solve").isDisabled()));
-      const longTasks = await page.evaluate(() => window.__longTasks);
-      assert.deepEqual(longTasks.filter((d) => d > 50), [], "no main-thread task over 50 ms");
+      assert.deepEqual(await longTasks(page), [], "no main-thread task over 50 ms");
       // The worker was replaced: the next puzzle solves.
       await solve.paste(HARD9);
       await solve.press("count");
@@ -160,8 +153,7 @@ for (const project of PROJECTS) {
         });
         assert.match(await solve.message(), /^Gave up after 20000 guesses/);
         assert.match(await solve.detail(), /^GPU \(.+\); the hardest on the CPU \(\d+ workers\)/);
-        const longTasks = await page.evaluate(() => window.__longTasks);
-        assert.deepEqual(longTasks, [], "no main-thread task over 50 ms: the page itself never searches");
+        assert.deepEqual(await longTasks(page), [], "no main-thread task over 50 ms: the page itself never searches");
         await context.close();
       });
     }

@@ -8,14 +8,14 @@
 // LOAD_GPU_PUZZLES override the two counts; LOAD_VERBOSE=1 prints every progress reading.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, mkdtempSync, readFileSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 
 import { serve } from "./fixtures/server.mjs";
-import { PROJECTS, enginesSettled, launch } from "./fixtures/browser.mjs";
+import { PROJECTS, enginesSettled, launch, longTasks, watchLongTasks } from "./fixtures/browser.mjs";
+import { kaggleRows } from "./fixtures/data.mjs";
 
 const COUNTS = {
   "webgpu-off": Number(process.env.LOAD_PUZZLES ?? 1_000_000),
@@ -25,11 +25,7 @@ const ROOT = join(import.meta.dirname, "..");
 const server = await serve(join(ROOT, "dist"));
 after(() => server.close());
 
-const kaggle = readFileSync(join(ROOT, "..", "shared", "data", "sudoku", "kaggle_10k.csv"), "utf8")
-  .trim()
-  .split("\n")
-  .slice(1)
-  .map((row) => row.split(","));
+const kaggle = kaggleRows();
 const dir = mkdtempSync(join(tmpdir(), "forkboard-load-"));
 
 // A file of `count` kaggle puzzles, one per line, written in pieces.
@@ -71,12 +67,7 @@ for (const project of PROJECTS) {
       await page.getByTestId("batch-engine").selectOption(engineWanted);
       await page.getByTestId("file").setInputFiles(file);
       await page.getByText(`load-${COUNT}.txt is loaded.`).waitFor({ timeout: 120_000 });
-      await page.evaluate(() => {
-        window.__longTasks = [];
-        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
-          type: "longtask",
-        });
-      });
+      await watchLongTasks(page);
       const started = Date.now();
       await page.getByTestId("run").click();
       // Sample the JS heap and the progress until the report shows.
@@ -92,12 +83,12 @@ for (const project of PROJECTS) {
       }
       const seconds = (Date.now() - started) / 1000;
       const wasm = Number(await page.getByTestId("stat-memory").getAttribute("data-bytes"));
-      const longTasks = await page.evaluate(() => window.__longTasks);
+      const long = await longTasks(page);
       const engine = await page.getByTestId("stat-engine").textContent();
       console.log(
         `[${project.name}] ${COUNT} puzzles in ${seconds.toFixed(1)} s on ${engine}; peak wasm memory ${(wasm / MB).toFixed(0)} MiB, ` +
           `peak JS heap ${(peakHeap / MB).toFixed(0)} MiB, input ${(COUNT * 82 / MB).toFixed(0)} MiB; ` +
-          `${seen.size} distinct progress readings; long tasks ${JSON.stringify(longTasks)}`,
+          `${seen.size} distinct progress readings; long tasks ${JSON.stringify(long)}`,
       );
       assert.equal(await page.getByTestId("stat-puzzles").textContent(), String(COUNT));
       assert.equal(await page.getByTestId("stat-solved").textContent(), String(COUNT));
@@ -106,7 +97,7 @@ for (const project of PROJECTS) {
       // Over a million puzzles, on a 2-core machine where two workers hold both cores, the page's thread is
       // sometimes descheduled or collects garbage mid-task: one task of 50-80 ms shows in about half the runs.
       // Bounded here at 100 ms; the list is printed above and recorded in docs/reliability.md.
-      assert.ok(longTasks.every((d) => d < 100), `main-thread tasks: ${JSON.stringify(longTasks)}`);
+      assert.ok(long.every((d) => d < 100), `main-thread tasks: ${JSON.stringify(long)}`);
       assert.ok(seen.size >= 3 || seconds < 5, "progress moved");
       // Bounded: the input once, plus slices — not a copy of every puzzle and answer.
       assert.ok(wasm < COUNT * 82 + 256 * MB, `wasm memory ${wasm}`);
