@@ -65,17 +65,16 @@ struct Control {
 @group(0) @binding(4) var<storage, read_write> lane_counts: array<u32>;
 
 // Per invocation, one word per row: `boards`, the row's queen (one bit); `stacks`, the row's candidates not yet
-// tried. In workgroup memory, not private arrays: a dynamically indexed private array lands in slow local memory
-// on most GPUs. Row-major with the invocation innermost, so the 64 invocations touch 64 consecutive words (no
-// bank conflicts). 2 × 8 KiB, within WebGPU's default 16 KiB of workgroup storage.
-var<workgroup> boards: array<u32, 2048>;
-var<workgroup> stacks: array<u32, 2048>;
-// This invocation's column in `boards` and `stacks`.
-var<private> slot: u32;
+// tried. Private arrays, dynamically indexed: the compiler places them in per-thread local memory (cached). An
+// earlier layout kept them in workgroup memory, 64 invocations interleaved to avoid bank conflicts, on the
+// theory that local memory is slow; measured on an H100, the private arrays are 10-12% faster (N=19 2.37 s
+// against 2.63 s, N=20 16.6 s against 19.0 s) and leave WebGPU's 16 KiB of workgroup storage unused.
+var<private> boards: array<u32, 32>;
+var<private> stacks: array<u32, 32>;
 
-// Where row r's word of this invocation is. Masking the row keeps every access in bounds by construction.
+// Where row r's word is. Masking the row keeps every access in bounds by construction.
 fn at(r: u32) -> u32 {
-    return (r & 31u) * 64u + slot;
+    return r & 31u;
 }
 
 // The branch's pruning constants (see `Branch` in counter.rs).
@@ -185,9 +184,8 @@ fn rules_of(n: u32, branch: u32) -> Rules {
 }
 
 @compute @workgroup_size(64)
-fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
     let lane = gid.x;
-    slot = lid;
     if lane >= params.lanes { return; }
     let n = params.n;
     let last = n - 1u;
@@ -217,7 +215,7 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     }
     var rules = rules_of(n, branch);
     // The current row's untried candidates live in a register; `stacks` holds only the rows above it (and this
-    // row's, while the lane is parked), so a step forward touches workgroup memory only to store.
+    // row's, while the lane is parked), so a step forward only stores to them.
     var free = 0u;
     if busy != 0u { free = stacks[at(row)]; }
     var steps = 0u;

@@ -133,7 +133,7 @@ impl QueensKernel {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let source = wgpu::include_wgsl!("../../shaders/queens.wgsl");
         // SAFETY: every index in the shader is in bounds by construction: rows are masked to 0..32 before
-        // indexing workgroup memory, and lanes, nodes and counts are indexed below `params.lanes` and
+        // indexing the private stacks, and lanes, nodes and counts are indexed below `params.lanes` and
         // `params.nodes`, which the host sets to the sizes of the buffers it binds. Every loop ends: the search
         // steps at most `budget` times and each step retires a candidate. Dropping wgpu's injected bounds
         // checks and loop counters matters here: they sit in the innermost loop.
