@@ -38,6 +38,22 @@ fn counts_match_the_published_ones_up_to_13() {
 }
 
 #[test]
+fn the_deep_stack_kernel_counts_the_same() {
+    let gpu = gpu();
+    for n in [4, 5, 8, 11, 12] {
+        let config = QueensConfig {
+            deep: true,
+            ..QueensConfig::default()
+        };
+        let (classes, _) = gpu
+            .kernel
+            .count_blocking(&gpu.ctx, n, config, &mut |_, _| true)
+            .unwrap();
+        assert_eq!(Some(classes.tally(n)), known(n), "N={n}");
+    }
+}
+
+#[test]
 fn deep_cuts_and_many_dispatches_count_the_same() {
     let gpu = gpu();
     for wanted in [1, 100, 5_000, 200_000] {
@@ -51,6 +67,7 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
                 QueensConfig {
                     nodes: Some(wanted),
                     lanes: None,
+                    deep: false,
                 },
                 &mut |done, total| {
                     assert!(done >= last.0 && done <= total);
@@ -75,6 +92,7 @@ fn cancelling_stops_the_count() {
         QueensConfig {
             nodes: Some(100_000),
             lanes: None,
+            deep: false,
         },
         &mut |_, _| false,
     );

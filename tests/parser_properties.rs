@@ -141,6 +141,7 @@ proptest! {
     #[test]
     fn queens_worker_requests_never_panic(text in "Q( -?[0-9]){0,5}|.{0,40}") {
         let reply = forkboard::queens::worker_protocol::serve(&text);
-        prop_assert!(reply.starts_with("Q ") || reply.starts_with("E "));
+        // `Q N` asks for the symmetric counts: `S QUARTER HALF`.
+        prop_assert!(reply.starts_with("Q ") || reply.starts_with("S ") || reply.starts_with("E "));
     }
 }

@@ -345,19 +345,43 @@ pub async fn count_queens(
                 kernel
             }),
         };
+        // The symmetric counts (a fraction of a second even for N = 21, but the page never searches) go to
+        // a worker while the GPU counts the total.
+        let (symmetric_tx, symmetric_rx) = futures_channel::oneshot::channel();
+        spawn_local(async move {
+            let _ = symmetric_tx.send(super::workers::symmetric_counts(n).await);
+        });
         let run = match kernel {
             Ok(kernel) => {
                 let on_progress = Rc::clone(&progress);
                 kernel
-                    .count(&gpu.ctx, n, QueensConfig::default(), &mut |done, total| {
+                    .count_total(&gpu.ctx, n, QueensConfig::default(), &mut |done, total| {
                         on_progress(done as f64 / total.max(1) as f64)
                     })
                     .await
             }
             Err(e) => Err(e),
         };
+        let run = match run {
+            Ok((total, _)) if n >= 2 => {
+                let (quarter, half) = match symmetric_rx.await.ok().flatten() {
+                    Some(counts) => counts,
+                    // No worker answered: count them here.
+                    None => (
+                        crate::queens::symmetric::fixed_by_quarter_turn(n),
+                        crate::queens::symmetric::fixed_by_half_turn(n),
+                    ),
+                };
+                Ok(crate::queens::symmetric::classes_from_counts(
+                    total, quarter, half,
+                ))
+            }
+            // N = 1: `Classes::tally` answers it from no classes.
+            Ok(_) => Ok(Classes::default()),
+            Err(e) => Err(e),
+        };
         match run {
-            Ok((classes, _)) => {
+            Ok(classes) => {
                 return QueensRun {
                     classes: Some(classes),
                     engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),

@@ -330,6 +330,15 @@ struct QueensJob {
     cancelled: bool,
 }
 
+/// The symmetric counts of an `n`-board (quarter turn, half turn) from one worker; `None` without workers or
+/// when it fails (the caller counts them itself).
+pub async fn symmetric_counts(n: u32) -> Option<(u64, u64)> {
+    let pool = pool()?;
+    let text = queens::worker_protocol::symmetric_request(n);
+    let reply = pool.reply(pool.ask(0, text).await).await.ok()?;
+    queens::worker_protocol::read_symmetric_reply(&reply)
+}
+
 /// Counts an `n`-board on the workers, in many small shards so that progress moves and Cancel acts within a
 /// moment. `progress(done, total)` (in shards) returns false to cancel. `None` when no worker can be started;
 /// `Some(None)` when cancelled.

@@ -1,15 +1,18 @@
-//! N-Queens on the GPU: the host cuts the search into nodes ([`crate::queens::prefix`]); the WGSL kernel
-//! `shaders/queens.wgsl` runs persistent lanes that take nodes one after another and park their search between
-//! dispatches; the host adds the lanes' 64-bit counts. The steps per dispatch follow its measured time, so each
-//! stays short (a browser kills a long one) and the caller sees progress between them and may cancel.
+//! N-Queens on the GPU: the host cuts the mirror split into nodes ([`crate::queens::mirror`]); the WGSL
+//! kernel `shaders/queens.wgsl` runs persistent lanes that take nodes one after another and park their stacks
+//! between dispatches; the host adds the lanes' 64-bit counts into the total, and the classes follow from it
+//! and the two symmetric counts ([`crate::queens::symmetric`]), which the host works out meanwhile. The steps
+//! per dispatch follow its measured time, so each stays short (a browser kills a long one) and the caller sees
+//! progress between them and may cancel.
 
 use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
 use super::{GpuContext, GpuError, readback};
-use crate::queens::counter::{Classes, Node};
-use crate::queens::prefix;
+use crate::queens::counter::Classes;
+use crate::queens::mirror::{self, HalfNode};
+use crate::queens::symmetric;
 
 /// Mirrors `Params` in `queens.wgsl`.
 #[repr(C)]
@@ -25,16 +28,19 @@ pub struct QueensParams {
     pub lanes: u32,
 }
 
-/// Mirrors `Lane` in `queens.wgsl`: one lane's parked search (only the GPU reads it; the host sizes it).
+/// Frames a lane's parked stack has room for (the deep kernel's depth).
+const MAX_FRAMES: usize = 32;
+
+/// Mirrors `Lane` in `queens.wgsl`: one lane's parked stack (only the GPU reads it; the host sizes it).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct LaneState {
-    /// busy, branch, start, row, left, down, right, spilled_left, spilled_right, and 3 words of padding.
-    pub header: [u32; 12],
-    /// Each row's untried candidates.
-    pub stack: [u32; 32],
-    /// Each row's queen.
-    pub board: [u32; 32],
+    /// Frames on the stack.
+    pub top: u32,
+    /// Padding: the frames are 16-byte vectors.
+    pub pad: [u32; 3],
+    /// (down, left, right, untried candidates) of each row on the stack.
+    pub frames: [[u32; 4]; MAX_FRAMES],
 }
 
 /// Mirrors `Control` in `queens.wgsl`.
@@ -51,51 +57,36 @@ pub struct QueensControl {
     pub pad: u32,
 }
 
-/// Mirrors `Node` in `queens.wgsl`: a partial board, packed.
+/// Mirrors `Node` in `queens.wgsl`: a partial board of the mirror split.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
 pub struct QueensNode {
-    /// The next row to place.
-    pub row: u32,
-    /// Columns attacked along the down-left diagonals.
-    pub left: u32,
     /// Columns taken.
     pub down: u32,
+    /// Columns attacked along the down-left diagonals.
+    pub left: u32,
     /// Columns attacked along the down-right diagonals.
     pub right: u32,
-    /// Bit 31: the corner branch; low byte: its `bound1`.
-    pub branch: u32,
-    /// The placed rows' columns, one byte each, row 0 in the lowest byte of word 0.
-    pub board: [u32; 4],
+    /// Padding to 16 bytes.
+    pub pad: u32,
 }
 
-/// The deepest cut a packed node can hold.
-pub const MAX_CUT_ROW: u32 = 16;
-
-impl QueensNode {
-    /// Packs a node cut at most [`MAX_CUT_ROW`] rows deep.
-    pub fn pack(node: &Node) -> Self {
-        assert!(
-            node.row <= MAX_CUT_ROW,
-            "a cut deeper than {MAX_CUT_ROW} rows"
-        );
-        let mut board = [0u32; 4];
-        for (r, bit) in node.board[..node.row as usize].iter().enumerate() {
-            board[r / 4] |= bit.trailing_zeros() << ((r % 4) * 8);
-        }
+impl From<&HalfNode> for QueensNode {
+    fn from(node: &HalfNode) -> Self {
         Self {
-            row: node.row,
-            left: node.left,
             down: node.down,
+            left: node.left,
             right: node.right,
-            branch: (u32::from(node.branch.corner) << 31) | node.branch.bound1,
-            board,
+            pad: 0,
         }
     }
 }
 
 /// Invocations per workgroup (`@workgroup_size` in the shader).
-const GROUP: u32 = 64;
+const GROUP: u32 = 32;
+/// The kernels' stack depths: the shallow one leaves room for more lanes on each GPU core.
+const SHALLOW: u32 = 16;
+const DEEP: u32 = MAX_FRAMES as u32;
 /// A dispatch aims at this long: far below the time a browser allows, long enough that submitting costs little.
 const TARGET: Duration = Duration::from_millis(40);
 
@@ -106,6 +97,8 @@ pub struct QueensConfig {
     pub nodes: Option<usize>,
     /// Lanes (searching invocations; `None`: chosen from the device).
     pub lanes: Option<u32>,
+    /// Runs the deep-stack kernel even where the shallow one would do (tests and measurements).
+    pub deep: bool,
 }
 
 /// What a GPU count did besides counting.
@@ -119,32 +112,50 @@ pub struct QueensStats {
     pub dispatches: u64,
     /// Host time spent cutting the search into nodes.
     pub cut_seconds: f64,
+    /// Host time spent counting the symmetric solutions (alongside the GPU natively).
+    pub symmetric_seconds: f64,
 }
 
 /// The compiled kernel.
 pub struct QueensKernel {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    /// Stacks of [`SHALLOW`] frames, for cuts that leave at most that many rows.
+    shallow: wgpu::ComputePipeline,
+    /// Stacks of [`DEEP`] frames.
+    deep: wgpu::ComputePipeline,
 }
 
 impl QueensKernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let source = wgpu::include_wgsl!("../../shaders/queens.wgsl");
-        // SAFETY: every index in the shader is in bounds by construction: rows are masked to 0..32 before
-        // indexing the private stacks, and lanes, nodes and counts are indexed below `params.lanes` and
-        // `params.nodes`, which the host sets to the sizes of the buffers it binds. Every loop ends: the search
-        // steps at most `budget` times and each step retires a candidate. Dropping wgpu's injected bounds
-        // checks and loop counters matters here: they sit in the innermost loop.
-        #[cfg(not(target_arch = "wasm32"))]
-        let module = unsafe {
-            ctx.device
-                .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
+        let text = include_str!("../../shaders/queens.wgsl");
+        let line = format!("const DEPTH: u32 = {SHALLOW}u;");
+        assert!(text.contains(&line), "the shader declares its stack depth");
+        let module = |depth: u32| {
+            let source = wgpu::ShaderModuleDescriptor {
+                label: Some("queens"),
+                source: wgpu::ShaderSource::Wgsl(
+                    text.replace(&line, &format!("const DEPTH: u32 = {depth}u;"))
+                        .into(),
+                ),
+            };
+            // SAFETY: every index in the shader is in bounds by construction: frames are masked to
+            // 0..DEPTH and lanes within a group to 0..32 before indexing the stacks, and lanes, nodes and
+            // counts are indexed below `params.lanes` and `params.nodes`, which the host sets to the sizes of
+            // the buffers it binds. Every loop ends: a lane steps at most `budget` times and the parking loops
+            // run to its stack's top. Dropping wgpu's injected bounds checks and loop counters matters here:
+            // they sit in the innermost loop.
+            #[cfg(not(target_arch = "wasm32"))]
+            let module = unsafe {
+                ctx.device
+                    .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
+            };
+            // A browser checks the shader whatever we ask.
+            #[cfg(target_arch = "wasm32")]
+            let module = ctx.device.create_shader_module(source);
+            module
         };
-        // A browser checks the shader whatever we ask.
-        #[cfg(target_arch = "wasm32")]
-        let module = ctx.device.create_shader_module(source);
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -174,22 +185,28 @@ impl QueensKernel {
                 bind_group_layouts: &[Some(&layout)],
                 immediate_size: 0,
             });
-        let pipeline = ctx
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("queens"),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("count"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        let pipeline = |depth| {
+            ctx.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("queens"),
+                    layout: Some(&pipeline_layout),
+                    module: &module(depth),
+                    entry_point: Some("count"),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+        };
+        let (shallow, deep) = (pipeline(SHALLOW), pipeline(DEEP));
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
                 "the N-Queens kernel did not compile: {error}"
             )));
         }
-        let kernel = Self { layout, pipeline };
+        let kernel = Self {
+            layout,
+            shallow,
+            deep,
+        };
         // Drivers may finish compiling on the first dispatch: a small board now keeps that out of the first count.
         kernel
             .count(ctx, 8, QueensConfig::default(), &mut |_, _| true)
@@ -215,17 +232,20 @@ impl QueensKernel {
                 _ => 1 << 22,
             })
             .min(by_memory);
-        let deepest = MAX_CUT_ROW.min(n.saturating_sub(2)).max(2);
+        // The shallow kernel's stacks need the cut within SHALLOW rows of the bottom; the deep one's fit any
+        // board.
+        let shallowest = n.saturating_sub(SHALLOW).max(2);
+        let deepest = n.saturating_sub(2).max(2);
         // Each row's count costs a walk of the cut: stop at the first row within 4× of the wish, so the walks
         // add up to little more than the final cut.
         let mut row = 2;
         while row < deepest {
-            let count = prefix::count_nodes(n, row);
+            let count = mirror::count_nodes(n, row);
             if count > by_memory {
                 row -= 1;
                 break;
             }
-            if count >= wanted / 4 {
+            if count >= wanted / 4 && row >= shallowest {
                 break;
             }
             row += 1;
@@ -233,8 +253,10 @@ impl QueensKernel {
         row.max(2)
     }
 
-    /// Counts the solutions of an `n`-board (1..=32). `progress(done, total)` (nodes) is called after each
-    /// dispatch; returning false cancels.
+    /// Counts the solutions of an `n`-board (1..=32), in classes: the GPU counts the total while the host
+    /// counts the symmetric solutions (beside it natively; after it in a browser, where
+    /// [`QueensKernel::count_total`] lets the caller hand them to a worker instead). `progress(done, total)`
+    /// (nodes) is called after each dispatch; returning false cancels.
     pub async fn count(
         &self,
         ctx: &GpuContext,
@@ -242,38 +264,78 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
+        if n < 4 {
+            // N = 1 is answered by `Classes::tally`, 2 and 3 have no solution.
+            let _ = progress(0, 0);
+            return Ok((Classes::default(), QueensStats::default()));
+        }
+        let symmetric = move || {
+            let started = Instant::now();
+            let counts = (
+                symmetric::fixed_by_quarter_turn(n),
+                symmetric::fixed_by_half_turn(n),
+            );
+            (counts, started.elapsed().as_secs_f64())
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let beside = std::thread::spawn(symmetric);
+        let (total, mut stats) = self.count_total(ctx, n, config, progress).await?;
+        #[cfg(not(target_arch = "wasm32"))]
+        let ((quarter, half), seconds) = beside.join().expect("the symmetric count does not panic");
+        #[cfg(target_arch = "wasm32")]
+        let ((quarter, half), seconds) = symmetric();
+        stats.symmetric_seconds = seconds;
+        Ok((symmetric::classes_from_counts(total, quarter, half), stats))
+    }
+
+    /// Counts every solution of an `n`-board (1..=32); see [`QueensKernel::count`].
+    pub async fn count_total(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        config: QueensConfig,
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<(u64, QueensStats), GpuError> {
         let mut stats = QueensStats::default();
         if n < 4 {
-            // No branch to search: N = 1 is answered by `Classes::tally`, 2 and 3 have no solution.
             let _ = progress(0, 0);
-            return Ok((Classes::default(), stats));
+            return Ok((u64::from(n == 1), stats));
         }
         let started = Instant::now();
         let row = self.cut(ctx, n, config);
         let mut packed = Vec::new();
-        prefix::visit(n, row, &mut |node| packed.push(QueensNode::pack(node)));
+        mirror::visit(n, row, &mut |node| packed.push(QueensNode::from(node)));
         stats.cut_seconds = started.elapsed().as_secs_f64();
         stats.nodes = packed.len() as u64;
         stats.cut_row = row;
-        let (classes, dispatches) = self
-            .count_nodes(ctx, n, &packed, config.lanes, progress)
+        let (half_total, dispatches) = self
+            .count_nodes(ctx, n, row, &packed, config, progress)
             .await?;
         stats.dispatches = dispatches;
-        Ok((classes, stats))
+        // Each node stands for itself and its mirror image.
+        Ok((2 * half_total, stats))
     }
 
-    /// Finishes the given nodes of an `n`-board: their classes and the number of dispatches it took.
+    /// Counts the solutions below the given nodes of an `n`-board, all cut at `row`: their sum and the
+    /// number of dispatches it took.
     pub async fn count_nodes(
         &self,
         ctx: &GpuContext,
         n: u32,
+        row: u32,
         packed: &[QueensNode],
-        lanes: Option<u32>,
+        config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
-    ) -> Result<(Classes, u64), GpuError> {
+    ) -> Result<(u64, u64), GpuError> {
+        let lanes = config.lanes;
+        let pipeline = if n - row <= SHALLOW && !config.deep {
+            &self.shallow
+        } else {
+            &self.deep
+        };
         let total = packed.len() as u32;
         if total == 0 {
-            return Ok((Classes::default(), 0));
+            return Ok((0, 0));
         }
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let binding = ctx
@@ -330,7 +392,7 @@ impl QueensKernel {
             size_of::<QueensControl>() as u64,
             wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         );
-        let counts_size = u64::from(lanes) * 6 * 4;
+        let counts_size = u64::from(lanes) * 2 * 4;
         let counts = storage("queens counts", counts_size, wgpu::BufferUsages::COPY_SRC);
         let control_read = readable("queens control read", size_of::<QueensControl>() as u64);
         let counts_read = readable("queens counts read", counts_size);
@@ -373,7 +435,7 @@ impl QueensKernel {
             let mut encoder = device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&self.pipeline);
+                pass.set_pipeline(pipeline);
                 pass.set_bind_group(0, &bind_group, &[]);
                 pass.dispatch_workgroups(lanes.div_ceil(GROUP), 1, 1);
             }
@@ -399,16 +461,11 @@ impl QueensKernel {
         ctx.submit(encoder.finish());
         let words: Vec<u32> =
             bytemuck::cast_slice(&readback::read(ctx, &counts_read).await?).to_vec();
-        let mut classes = Classes::default();
-        for lane in words.chunks_exact(6) {
-            let wide = |k: usize| u64::from(lane[k]) | (u64::from(lane[k + 1]) << 32);
-            classes.add(&Classes {
-                c2: wide(0),
-                c4: wide(2),
-                c8: wide(4),
-            });
-        }
-        Ok((classes, dispatches))
+        let sum = words
+            .chunks_exact(2)
+            .map(|lane| u64::from(lane[0]) | (u64::from(lane[1]) << 32))
+            .sum();
+        Ok((sum, dispatches))
     }
 
     /// [`QueensKernel::count`], blocking (native only).
@@ -427,27 +484,28 @@ impl QueensKernel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queens::prefix::nodes;
 
     #[test]
     fn layouts_match_the_shader() {
-        // WGSL: Params and Control are four u32 (16 bytes); Node is five u32 and array<u32, 4> (36 bytes,
-        // 4-byte aligned); Lane is twelve u32 and two array<u32, 32> (304 bytes).
+        // WGSL: Params, Control and Node are four u32 (16 bytes); Lane is a u32, three of padding and
+        // array<vec4<u32>, 32> (16 + 512 bytes).
         assert_eq!(size_of::<QueensParams>(), 16);
         assert_eq!(size_of::<QueensControl>(), 16);
-        assert_eq!(size_of::<QueensNode>(), 36);
-        assert_eq!(size_of::<LaneState>(), 304);
+        assert_eq!(size_of::<QueensNode>(), 16);
+        assert_eq!(size_of::<LaneState>(), 528);
     }
 
     #[test]
-    fn packing_keeps_the_columns() {
-        let node = nodes(12, 6)[100];
-        let packed = QueensNode::pack(&node);
-        for r in 0..node.row as usize {
-            let column = (packed.board[r / 4] >> ((r % 4) * 8)) & 0xff;
-            assert_eq!(1 << column, node.board[r]);
-        }
-        assert_eq!(packed.branch & 0xff, node.branch.bound1);
-        assert_eq!(packed.branch >> 31, u32::from(node.branch.corner));
+    fn nodes_keep_their_masks() {
+        let mut first = None;
+        mirror::visit(12, 5, &mut |node| {
+            first.get_or_insert(*node);
+        });
+        let node = first.unwrap();
+        let packed = QueensNode::from(&node);
+        assert_eq!(
+            (packed.down, packed.left, packed.right),
+            (node.down, node.left, node.right)
+        );
     }
 }

@@ -79,7 +79,7 @@ fn orbit(n: usize, row: usize, col: usize, order: usize) -> Vec<(usize, usize)> 
 }
 
 /// Solutions left unchanged by a half turn (`order` 2) or a quarter turn (`order` 4).
-fn fixed(n: usize, order: usize) -> u64 {
+pub(crate) fn fixed(n: usize, order: usize) -> u64 {
     fn search(board: &mut Board, order: usize) -> u64 {
         let Some(row) = (0..board.n).find(|&r| board.column_of[r].is_none()) else {
             return 1;

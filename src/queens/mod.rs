@@ -10,7 +10,9 @@
 pub mod burnside;
 pub mod counter;
 pub mod example;
+pub mod mirror;
 pub mod prefix;
+pub mod symmetric;
 pub mod worker_protocol;
 
 pub use counter::{Classes, count};

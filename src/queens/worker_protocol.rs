@@ -2,9 +2,12 @@
 //!
 //! Request: `Q N ROW SHARD SHARDS`: count the nodes of the cut of an N-board at ROW whose index is SHARD modulo
 //! SHARDS. Reply: `Q C2 C4 C8`, or `E message` for a malformed request.
+//!
+//! Request: `Q N`: count the N-board's solutions that a quarter and a half turn leave unchanged (what the GPU's
+//! total needs to become classes). Reply: `S QUARTER HALF`.
 
 use super::counter::Classes;
-use super::{check_n, prefix};
+use super::{check_n, prefix, symmetric};
 
 /// True when `request` is a Queens request (the worker's other requests are Sudoku).
 pub fn is_queens(request: &str) -> bool {
@@ -16,6 +19,11 @@ pub fn request(n: u32, row: u32, shard: usize, shards: usize) -> String {
     format!("Q {n} {row} {shard} {shards}")
 }
 
+/// Builds a request for the symmetric counts.
+pub fn symmetric_request(n: u32) -> String {
+    format!("Q {n}")
+}
+
 /// Answers a request (the worker's side).
 pub fn serve(request: &str) -> String {
     let fields: Vec<i64> = request
@@ -23,6 +31,16 @@ pub fn serve(request: &str) -> String {
         .skip(1)
         .filter_map(|f| f.parse().ok())
         .collect();
+    if let [n] = fields[..] {
+        return match check_n(n) {
+            Ok(n) => format!(
+                "S {} {}",
+                symmetric::fixed_by_quarter_turn(n),
+                symmetric::fixed_by_half_turn(n)
+            ),
+            Err(e) => format!("E {e}"),
+        };
+    }
     let [n, row, shard, shards] = fields[..] else {
         return format!("E not a Queens request: {request:?}");
     };
@@ -48,6 +66,13 @@ pub fn read_reply(reply: &str) -> Option<Classes> {
     })
 }
 
+/// Reads a reply to [`symmetric_request`]: (quarter, half); `None` for an error reply or garbage.
+pub fn read_symmetric_reply(reply: &str) -> Option<(u64, u64)> {
+    let mut fields = reply.strip_prefix("S ")?.split_whitespace();
+    let mut next = || fields.next()?.parse::<u64>().ok();
+    Some((next()?, next()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +86,17 @@ mod tests {
             sum.add(&read_reply(&reply).unwrap());
         }
         assert_eq!(sum, count(10));
+    }
+
+    #[test]
+    fn symmetric_counts_over_the_protocol() {
+        assert_eq!(serve(&symmetric_request(8)), "S 0 4");
+        assert_eq!(
+            read_symmetric_reply(&serve(&symmetric_request(12))),
+            Some((8, 80))
+        );
+        assert_eq!(read_symmetric_reply(&serve("Q 0")), None);
+        assert_eq!(read_reply("S 0 4"), None);
     }
 
     #[test]

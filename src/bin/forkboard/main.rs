@@ -127,6 +127,9 @@ struct QueensArgs {
     /// Searching lanes (invocations) on the GPU (default: chosen from the device).
     #[arg(long, value_name = "COUNT")]
     gpu_lanes: Option<u32>,
+    /// Runs the GPU kernel with the deep stacks whatever the cut (for measurements).
+    #[arg(long, hide = true)]
+    gpu_deep: bool,
 }
 
 #[derive(Args)]

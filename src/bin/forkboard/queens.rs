@@ -72,12 +72,14 @@ impl QueensEngines {
             match run {
                 Ok((classes, stats)) => {
                     let engine = format!(
-                        "gpu {} ({} nodes cut at row {} in {:.3} s, {} dispatches)",
+                        "gpu {} ({} nodes cut at row {} in {:.3} s, {} dispatches; symmetric boards \
+                         {:.3} s)",
                         ctx.describe(),
                         stats.nodes,
                         stats.cut_row,
                         stats.cut_seconds,
-                        stats.dispatches
+                        stats.dispatches,
+                        stats.symmetric_seconds
                     );
                     return Ok((classes, engine));
                 }
@@ -139,6 +141,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
     let config = QueensConfig {
         nodes: args.gpu_nodes,
         lanes: args.gpu_lanes,
+        deep: args.gpu_deep,
     };
     println!(
         "{:>2}  {:>20}  {:>19}  {:>10}  {:<9}  engine",
