@@ -367,10 +367,7 @@ pub async fn count_queens(
                 let (quarter, half) = match symmetric_rx.await.ok().flatten() {
                     Some(counts) => counts,
                     // No worker answered: count them here.
-                    None => (
-                        crate::queens::symmetric::fixed_by_quarter_turn(n),
-                        crate::queens::symmetric::fixed_by_half_turn(n),
-                    ),
+                    None => crate::queens::symmetric::fixed_counts(n),
                 };
                 Ok(crate::queens::symmetric::classes_from_counts(
                     total, quarter, half,

@@ -271,10 +271,7 @@ impl QueensKernel {
         }
         let symmetric = move || {
             let started = Instant::now();
-            let counts = (
-                symmetric::fixed_by_quarter_turn(n),
-                symmetric::fixed_by_half_turn(n),
-            );
+            let counts = symmetric::fixed_counts(n);
             (counts, started.elapsed().as_secs_f64())
         };
         #[cfg(not(target_arch = "wasm32"))]

@@ -16,7 +16,7 @@ use super::counter::Classes;
 
 /// Columns, rows and both diagonals taken, the diagonals indexed across the whole board (`row + col` and
 /// `row − col + n − 1`, below 64 for n ≤ 32), so that queens far apart need no shifting.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Lines {
     rows: u32,
     cols: u32,
@@ -55,12 +55,7 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
     }
     let mask = super::full_mask(n);
     let middle = (n - 1) / 2;
-    let mut start = Lines {
-        rows: 0,
-        cols: 0,
-        rising: 0,
-        falling: 0,
-    };
+    let mut start = Lines::default();
     if n % 2 == 1 {
         // The middle row's queen must be its own partner: the centre square.
         start.take(n, middle, middle);
@@ -107,12 +102,7 @@ pub fn fixed_by_quarter_turn(n: u32) -> u64 {
     if n % 4 == 2 || n % 4 == 3 {
         return 0;
     }
-    let mut start = Lines {
-        rows: 0,
-        cols: 0,
-        rising: 0,
-        falling: 0,
-    };
+    let mut start = Lines::default();
     if n % 2 == 1 {
         // The middle row's queen turns onto the middle column: it must be the centre.
         start.take(n, n / 2, n / 2);
@@ -143,13 +133,19 @@ pub fn fixed_by_quarter_turn(n: u32) -> u64 {
     search(n, start)
 }
 
+/// Both symmetric counts of an `n`-board: (quarter turn, half turn).
+pub fn fixed_counts(n: u32) -> (u64, u64) {
+    (fixed_by_quarter_turn(n), fixed_by_half_turn(n))
+}
+
 /// The classes of an `n`-board (n ≥ 2) from its total, counting the symmetric solutions.
 pub fn classes_from_total(n: u32, total: u64) -> Classes {
     if n < 2 {
         // N = 1 is apart: [`Classes::tally`] answers it.
         return Classes::default();
     }
-    classes_from_counts(total, fixed_by_quarter_turn(n), fixed_by_half_turn(n))
+    let (quarter, half) = fixed_counts(n);
+    classes_from_counts(total, quarter, half)
 }
 
 /// The classes of a board (n ≥ 2) from its total and its solutions fixed by a quarter and by a half turn.

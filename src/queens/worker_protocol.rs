@@ -33,11 +33,10 @@ pub fn serve(request: &str) -> String {
         .collect();
     if let [n] = fields[..] {
         return match check_n(n) {
-            Ok(n) => format!(
-                "S {} {}",
-                symmetric::fixed_by_quarter_turn(n),
-                symmetric::fixed_by_half_turn(n)
-            ),
+            Ok(n) => {
+                let (quarter, half) = symmetric::fixed_counts(n);
+                format!("S {quarter} {half}")
+            }
             Err(e) => format!("E {e}"),
         };
     }
