@@ -49,12 +49,10 @@ pub struct LaneState {
 pub struct QueensControl {
     /// The next node to hand out.
     pub next: u32,
-    /// Nodes finished.
-    pub finished: u32,
-    /// Lanes still searching at the end of the last dispatch.
+    /// Lanes still searching at the end of the last dispatch (each holds one unfinished node).
     pub busy: u32,
     /// Padding to 16 bytes.
-    pub pad: u32,
+    pub pad: [u32; 2],
 }
 
 /// Mirrors `Node` in `queens.wgsl`: a partial board of the mirror split.
@@ -119,7 +117,8 @@ pub struct QueensStats {
 /// The compiled kernel.
 pub struct QueensKernel {
     layout: wgpu::BindGroupLayout,
-    /// Stacks of [`SHALLOW`] frames, for cuts that leave at most that many rows.
+    /// Stacks of [`SHALLOW`] frames, for cuts that leave fewer rows than that (a stack holds at most one frame
+    /// per row left, and the kernel writes one slot above its top).
     shallow: wgpu::ComputePipeline,
     /// Stacks of [`DEEP`] frames.
     deep: wgpu::ComputePipeline,
@@ -232,9 +231,9 @@ impl QueensKernel {
                 _ => 1 << 22,
             })
             .min(by_memory);
-        // The shallow kernel's stacks need the cut within SHALLOW rows of the bottom; the deep one's fit any
+        // The shallow kernel's stacks need the cut within SHALLOW − 1 rows of the bottom; the deep one's fit any
         // board.
-        let shallowest = n.saturating_sub(SHALLOW).max(2);
+        let shallowest = n.saturating_sub(SHALLOW - 1).max(2);
         let deepest = n.saturating_sub(2).max(2);
         // Each row's count costs a walk of the cut: stop at the first row within 4× of the wish, so the walks
         // add up to little more than the final cut.
@@ -325,7 +324,7 @@ impl QueensKernel {
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, u64), GpuError> {
         let lanes = config.lanes;
-        let pipeline = if n - row <= SHALLOW && !config.deep {
+        let pipeline = if n - row < SHALLOW && !config.deep {
             &self.shallow
         } else {
             &self.deep
@@ -339,10 +338,11 @@ impl QueensKernel {
             .limits
             .max_storage_buffer_binding_size
             .min(ctx.limits.max_buffer_size);
-        // Enough lanes to fill a large GPU several times over; a CPU adapter has few cores.
+        // Enough lanes to fill a large GPU (an H100 keeps 65k busy: 16k, 32k, 128k and 256k were slower on
+        // it); a CPU adapter has few cores.
         let lanes = u64::from(
             lanes
-                .unwrap_or(if software { 1 << 10 } else { 1 << 18 })
+                .unwrap_or(if software { 1 << 10 } else { 1 << 16 })
                 .max(1),
         )
         .min(binding / size_of::<LaneState>() as u64)
@@ -428,7 +428,7 @@ impl QueensKernel {
             );
             // `busy` is recounted by every dispatch.
             ctx.queue
-                .write_buffer(&control, 8, bytemuck::bytes_of(&0u32));
+                .write_buffer(&control, 4, bytemuck::bytes_of(&0u32));
             let mut encoder = device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -443,7 +443,9 @@ impl QueensKernel {
                 *bytemuck::from_bytes(&readback::read(ctx, &control_read).await?);
             let took = started.elapsed();
             dispatches += 1;
-            if !progress(u64::from(state.finished.min(total)), u64::from(total)) {
+            // Every node handed out is finished but the one each busy lane holds.
+            let done = state.next.min(total) - state.busy;
+            if !progress(u64::from(done), u64::from(total)) {
                 return Err(GpuError::Cancelled);
             }
             if state.next >= total && state.busy == 0 {
