@@ -5,7 +5,9 @@
 //! the columns attacked along each diagonal and straight down. The counter ([`count`]) splits the first row so
 //! that each class of solutions under the eight symmetries is found once, and sorts it by class size (2, 4 or
 //! 8): total = 2·C2 + 4·C4 + 8·C8, unique = C2 + C4 + C8. [`prefix`] cuts the same search into independent
-//! nodes for threads and for the GPU; [`burnside`] counts unique solutions a second, independent way.
+//! nodes for threads and workers. The GPU counts a plainer search, the mirror split ([`mirror`]), and the
+//! classes follow from its total and the symmetric solutions ([`symmetric`]); [`burnside`] counts unique
+//! solutions a third, plain way for the tests.
 
 pub mod burnside;
 pub mod counter;

@@ -1,5 +1,6 @@
-//! The node layer: the search cut at a fixed row into independent partial boards, each finished by a thread, a
-//! Web Worker or one GPU invocation. The pruning rules are the counter's own ([`Branch::restrict`]), so the
+//! The node layer of the corner-split counter: the search cut at a fixed row into independent partial boards,
+//! each finished by a thread or a Web Worker (the GPU cuts the mirror split instead: [`super::mirror`]). The
+//! pruning rules are the counter's own ([`Branch::restrict`]), so the
 //! nodes' counts add up to exactly the counter's.
 
 use super::counter::{Branch, Classes, Node, branches, count_node};
