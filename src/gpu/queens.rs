@@ -39,7 +39,7 @@ pub struct LaneState {
     pub top: u32,
     /// Padding: the frames are 16-byte vectors.
     pub pad: [u32; 3],
-    /// (down, left, right, untried candidates) of each row on the stack.
+    /// (open columns, left, right, untried candidates) of each row on the stack.
     pub frames: [[u32; 4]; MAX_FRAMES],
 }
 
@@ -266,11 +266,8 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
-        if n < 4 {
-            // N = 1 is answered by `Classes::tally`, 2 and 3 have no solution.
-            let _ = progress(0, 0);
-            return Ok((Classes::default(), QueensStats::default()));
-        }
+        // Boards below 4 need no GPU (`count_total` answers them) and come out as no classes: N = 1 is
+        // answered by `Classes::tally`, 2 and 3 have no solution.
         let symmetric = move || {
             let started = Instant::now();
             let counts = symmetric::fixed_counts(n);
