@@ -11,9 +11,9 @@
 // iterations), lanes that finish early pick up new work, and the host sees progress between dispatches.
 //
 // One step tries one candidate, with no branch that lanes could take apart: take the lowest candidate of the
-// top frame, drop the frame when that was its last, count the child if it completes the board, and push it
-// unless it has no candidate. Some twenty instructions that every lane of a warp runs together; the search
-// order (depth first, lowest column first) does not matter to a count.
+// top frame, count the child if it completes the board, enter it unless it has no candidate, and keep the top
+// frame on the stack only while it has candidates left (a frame that runs out is replaced by its child, or by
+// the frame below it). The search order (depth first, lowest column first) does not matter to a count.
 //
 // Layout mirrors `src/gpu/queens.rs` (`QueensParams`, `QueensNode`, `LaneState`, `QueensControl`).
 
@@ -33,7 +33,7 @@ struct Node {
     pad: u32,
 }
 
-// A lane's parked stack.
+// A lane's parked search: `top` frames, the last of them its top frame (none: the lane holds no node).
 struct Lane {
     top: u32,
     pad: array<u32, 3>,
@@ -57,38 +57,33 @@ struct Control {
 @group(0) @binding(4) var<storage, read_write> lane_counts: array<u32>;
 
 // Invocations per workgroup: one warp on NVIDIA hardware. The host compiles this file once per stack depth
-// (16 or 32 frames), replacing the next line.
+// (16 or 32 levels), replacing the next line.
 const DEPTH: u32 = 16u;
 const GROUP: u32 = 32u;
 
 // The stacks. A frame is one row of a search: its open columns (not yet taken), the columns its diagonals
-// attack (`left`, `right`) and its untried candidates. The four words live in four arrays, frame k of every
-// lane of the group side by side: each access is one word per lane and lane i always hits bank i, so lanes at
-// different depths never wait on each other (measured: 7% faster than one array of vec4). 16 or 32 frames of
-// 16 bytes for 32 lanes: 8 or 16 KiB, within WebGPU's 16 KiB of workgroup storage.
+// attack (`left`, `right`) and its untried candidates. A lane's top frame lives in registers; the frames below
+// it live here, level k of lane i at `k × GROUP + i`, so a warp's 32 frames of one level are 512 contiguous
+// bytes: one 16-byte load or store per lane and no bank conflict, whatever depth each lane is at. 16 or 32
+// levels of 16 bytes for 32 lanes: 8 or 16 KiB, within WebGPU's 16 KiB of workgroup storage.
 //
-// A lane addresses its frames by `slot` = frames × GROUP + its index in the group: the top frame is at
-// `slot − GROUP` and the next free one at `slot`, one subtraction from the address. Every index stays below
-// SLOTS by construction, without a mask (measured: masking cost 9%): the host cuts the search so that a stack
-// holds at most DEPTH − 1 frames (one per row left, the last row's included), a step writes at most one slot
-// above the top, and a step runs only on a stack that holds a frame.
+// Why this shape: NVIDIA's Vulkan driver gives a compute pipeline 48 KiB of workgroup memory per GPU core
+// (measured on an H100: 6 groups of 8 KiB, 12 of 4 KiB, 24 of 2 KiB run at once), so only six warps per core
+// search at a time and each step waits on its own reads. The step therefore reads the frame below the top
+// before it knows whether it needs it, while it works on the top from registers, and moves each frame with a
+// single 16-byte access (N=20 on the H100: 4.34 s with the top frame in memory and four word arrays, 3.59 s
+// with the top in registers, 3.28 s with 16-byte frames).
+//
+// Level 0 is a dummy (the read below a sentinel top lands there), level 1 a sentinel, real frames start at
+// level 2. The sentinel is all ones: its candidates never run out within a pass (31 of them, one per step),
+// its child always has none and never completes a board, so a lane whose node is done idles on it without a
+// check between steps. `slot` = (levels in use) × GROUP + the lane's index: the frame below the top is at
+// `slot − GROUP`, a frame pushed goes to `slot`. Every index stays in bounds by construction, without a mask:
+// frames are pushed only from rows above the last, so a stack of a node r rows from the bottom holds at most
+// r − 1 frames above the sentinel, levels 2..r; the host cuts so that r ≤ DEPTH − 1.
 const SLOTS: u32 = DEPTH * GROUP;
-var<workgroup> opens: array<u32, SLOTS>;
-var<workgroup> lefts: array<u32, SLOTS>;
-var<workgroup> rights: array<u32, SLOTS>;
-var<workgroup> frees: array<u32, SLOTS>;
-
-// (open, left, right, free) of the frame at `slot`.
-fn load(slot: u32) -> vec4<u32> {
-    return vec4<u32>(opens[slot], lefts[slot], rights[slot], frees[slot]);
-}
-
-fn store(slot: u32, frame: vec4<u32>) {
-    opens[slot] = frame.x;
-    lefts[slot] = frame.y;
-    rights[slot] = frame.z;
-    frees[slot] = frame.w;
-}
+var<workgroup> stack: array<vec4<u32>, SLOTS>;
+const SENTINEL: vec4<u32> = vec4<u32>(0xffffffffu);
 
 // Adds to a 64-bit count kept as (low, high).
 fn add(c: vec2<u32>, x: u32) -> vec2<u32> {
@@ -96,25 +91,31 @@ fn add(c: vec2<u32>, x: u32) -> vec2<u32> {
     return vec2<u32>(low, c.y + select(0u, 1u, low < x));
 }
 
-// One step of a lane whose stack holds a frame (see the header).
-fn step(slot: ptr<function, u32>, found: ptr<function, u32>) {
-    let frame = load(*slot - GROUP);
-    // The lowest candidate (two's complement isolates it); the frame keeps the others and goes when empty.
+// One step of a lane (see the header): `top` is its top frame, `slot` addresses its stack.
+fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>) {
+    let frame = *top;
+    // Needed only when the top runs out without a child to enter; read first so that it arrives meanwhile.
+    let below = stack[*slot - GROUP];
+    // The lowest candidate (two's complement isolates it) and the ones left after it.
     let bit = frame.w & (0u - frame.w);
     let rest = frame.w ^ bit;
-    frees[*slot - GROUP] = rest;
+    // The child. Bits that a shift moves past the board's edge never come back (no frame is ever rebuilt from
+    // its child), so nothing needs masking: `open` keeps `free` on the board.
     let open = frame.x ^ bit;
-    // Bits that a shift moves past the board's edge never come back (no frame is ever rebuilt from its child),
-    // so nothing needs masking: `open` keeps `free` on the board.
     let left = (frame.y | bit) << 1u;
     let right = (frame.z | bit) >> 1u;
     let free = open & ~(left | right);
-    // Every column taken: a solution (and no candidate, so it is not pushed).
+    // Every column taken: a solution (and no candidate, so it is not entered).
     *found += select(0u, 1u, open == 0u);
-    let top = *slot - select(0u, GROUP, rest == 0u);
-    // Written whether or not it is pushed: a frame above the top is never read.
-    store(top, vec4<u32>(open, left, right, free));
-    *slot = top + select(0u, GROUP, free != 0u);
+    let enter = free != 0u;
+    let keep = rest != 0u;
+    let parent = vec4<u32>(frame.xyz, rest);
+    if enter && keep {
+        stack[*slot] = parent;
+    }
+    // One level up if both the parent stays and the child is entered, one down if neither.
+    *slot = *slot - GROUP + (min(free, 1u) + min(rest, 1u)) * GROUP;
+    *top = select(select(below, parent, keep), vec4<u32>(open, left, right, free), enter);
 }
 
 @compute @workgroup_size(32)
@@ -125,9 +126,17 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     // 1 << 32 does not exist in u32: a full 32-wide row is all ones.
     let mask = select((1u << n) - 1u, 0xffffffffu, n == 32u);
 
-    var slot = lanes[lane].top * GROUP + me;
-    for (var k = 0u; k < lanes[lane].top; k++) {
-        store(k * GROUP + me, lanes[lane].frames[k]);
+    // Unpark: the frames below the top back to their levels, the top to registers.
+    stack[GROUP + me] = SENTINEL;
+    let parked = lanes[lane].top;
+    var top = SENTINEL;
+    var slot = GROUP + me;
+    if parked != 0u {
+        for (var k = 0u; k + 1u < parked; k++) {
+            stack[(k + 2u) * GROUP + me] = lanes[lane].frames[k];
+        }
+        top = lanes[lane].frames[parked - 1u];
+        slot = (parked + 1u) * GROUP + me;
     }
     // Solutions found in this dispatch: at most one per step, and steps stay below 2^32, so 32 bits hold
     // them; they join the lane's 64-bit count once, after the loop.
@@ -137,9 +146,9 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         // Taking a node counts as a step too: a lane may take many small ones in a row.
         if steps >= params.budget { break; }
         steps += 1u;
-        if slot < GROUP {
-            // An empty stack. Checked first so that idle lanes do not push the counter on and on (it would
-            // wrap in a long run).
+        if slot < 2u * GROUP {
+            // The top is the sentinel: the lane's node is done. Checked first so that idle lanes do not push
+            // the counter on and on (it would wrap in a long run).
             if atomicLoad(&control.next) >= params.nodes { break; }
             let index = atomicAdd(&control.next, 1u);
             if index >= params.nodes { break; }
@@ -147,32 +156,44 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             let open = mask & ~node.down;
             let free = open & ~(node.left | node.right);
             if free != 0u {
-                store(slot, vec4<u32>(open, node.left, node.right, free));
-                slot += GROUP;
+                top = vec4<u32>(open, node.left, node.right, free);
+                slot = 2u * GROUP + me;
             }
             continue;
         }
-        // Sixteen steps in a row, each after the first only while the stack holds a frame: the loop's own
-        // checks and the empty-stack test cost as much as a step (measured for N=20 with masked indices: one
-        // step per pass 8.1 s, two 7.3 s, four 6.4 s, eight 6.0 s, sixteen 5.6 s, written out or as this loop
-        // alike; unmasked, the written-out form measured 4.41 s in one run and this loop 4.75 s in another).
-        step(&slot, &found);
-        for (var k = 0u; k < 15u; k++) {
-            if slot < GROUP { break; }
-            step(&slot, &found);
-        }
+        // Sixteen steps, written out and with no check between them: a lane that finishes its node on the
+        // way idles on the sentinel. Loop checks cost as much as a step (measured for N=20: one step per
+        // pass 8.1 s, sixteen 5.6 s; sixteen written out 7% faster than a loop of them; 24 no better).
         steps += 15u;
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
+        step(&slot, &top, &found);
     }
 
     let total = add(vec2<u32>(lane_counts[2u * lane], lane_counts[2u * lane + 1u]), found);
     lane_counts[2u * lane] = total.x;
     lane_counts[2u * lane + 1u] = total.y;
-    let top = slot / GROUP;
-    lanes[lane].top = top;
-    if top != 0u {
+    // Park: the frames above the sentinel, then the top; none when the top is the sentinel.
+    let frames = select(0u, slot / GROUP - 1u, slot >= 2u * GROUP);
+    lanes[lane].top = frames;
+    if frames != 0u {
         atomicAdd(&control.busy, 1u);
-        for (var k = 0u; k < top; k++) {
-            lanes[lane].frames[k] = load(k * GROUP + me);
+        for (var k = 0u; k + 1u < frames; k++) {
+            lanes[lane].frames[k] = stack[(k + 2u) * GROUP + me];
         }
+        lanes[lane].frames[frames - 1u] = top;
     }
 }

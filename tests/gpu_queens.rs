@@ -3,9 +3,9 @@
 
 use std::sync::OnceLock;
 
-use forkboard::gpu::queens::{QueensConfig, QueensKernel};
+use forkboard::gpu::queens::{QueensConfig, QueensKernel, QueensNode};
 use forkboard::gpu::{GpuContext, GpuError};
-use forkboard::queens::{self, known};
+use forkboard::queens::{self, known, mirror};
 
 struct Gpu {
     ctx: GpuContext,
@@ -97,4 +97,28 @@ fn cancelling_stops_the_count() {
         &mut |_, _| false,
     );
     assert!(matches!(run, Err(GpuError::Cancelled)), "{run:?}");
+}
+
+#[test]
+fn the_shallow_kernel_holds_its_deepest_stacks() {
+    // N=17 cut at row 2 leaves 15 rows below each node, the most the 16-level stacks take: every level of
+    // them, the last included, gets written on the way down.
+    let gpu = gpu();
+    let (n, row) = (17, 2);
+    let mut halves = Vec::new();
+    mirror::visit(n, row, &mut |node| halves.push(*node));
+    // Two nodes, one by the edge and one by the middle: a few seconds of lavapipe.
+    let picked = [halves[0], halves[halves.len() / 2]];
+    let packed: Vec<QueensNode> = picked.iter().map(QueensNode::from).collect();
+    let (found, _) = pollster::block_on(gpu.kernel.count_nodes(
+        &gpu.ctx,
+        n,
+        row,
+        &packed,
+        QueensConfig::default(),
+        &mut |_, _| true,
+    ))
+    .unwrap();
+    let expected: u64 = picked.iter().map(|node| mirror::count_below(n, node)).sum();
+    assert_eq!(found, expected);
 }

@@ -28,14 +28,14 @@ pub struct QueensParams {
     pub lanes: u32,
 }
 
-/// Frames a lane's parked stack has room for (the deep kernel's depth).
+/// Frames a lane's parked search has room for (the deep kernel's depth).
 const MAX_FRAMES: usize = 32;
 
-/// Mirrors `Lane` in `queens.wgsl`: one lane's parked stack (only the GPU reads it; the host sizes it).
+/// Mirrors `Lane` in `queens.wgsl`: one lane's parked search (only the GPU reads it; the host sizes it).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct LaneState {
-    /// Frames on the stack.
+    /// Frames parked; the last of them is the lane's top frame (0: the lane holds no node).
     pub top: u32,
     /// Padding: the frames are 16-byte vectors.
     pub pad: [u32; 3],
@@ -117,10 +117,10 @@ pub struct QueensStats {
 /// The compiled kernel.
 pub struct QueensKernel {
     layout: wgpu::BindGroupLayout,
-    /// Stacks of [`SHALLOW`] frames, for cuts that leave fewer rows than that (a stack holds at most one frame
-    /// per row left, and the kernel writes one slot above its top).
+    /// Stacks of [`SHALLOW`] levels, for cuts that leave fewer rows than that (a node r rows from the bottom
+    /// needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top).
     shallow: wgpu::ComputePipeline,
-    /// Stacks of [`DEEP`] frames.
+    /// Stacks of [`DEEP`] levels.
     deep: wgpu::ComputePipeline,
 }
 
@@ -140,13 +140,14 @@ impl QueensKernel {
                 ),
             };
             // SAFETY: every index in the shader is in bounds by construction. A lane's stack slots are
-            // (frame × 32 + its index in the group) with frame < DEPTH: `cut` and `count_nodes` pick the
-            // kernel so that a stack holds at most DEPTH − 1 frames (one per row below the cut), a step
-            // writes one frame above the top and runs only on a stack that holds one, and a parked stack
-            // comes back with the same frames. Lanes, nodes and counts are indexed below `params.lanes` and
-            // `params.nodes`, which the host sets to the sizes of the buffers it binds. Every loop ends: a
-            // lane steps at most `budget` times (plus one pass of sixteen) and the parking loops run to its
-            // stack's top. Dropping wgpu's injected bounds checks and loop counters matters here: they sit
+            // (level × 32 + its index in the group) with level < DEPTH: `cut` and `count_nodes` pick the
+            // kernel so that a node lies at most DEPTH − 1 rows from the bottom, and a stack of a node r
+            // rows from the bottom uses levels 0..=r (a dummy, a sentinel, at most r − 1 frames pushed
+            // from the rows above the last); a step reads the level below its top, at least the dummy;
+            // a parked stack comes back with the same frames. Lanes, nodes and counts are indexed below
+            // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds.
+            // Every loop ends: a lane steps at most `budget` times (plus one pass of sixteen) and the
+            // parking loops run to its stack's top. Dropping wgpu's injected bounds checks and loop counters matters here: they sit
             // in the innermost loop (and the stack indices go unmasked: masking cost 9%).
             #[cfg(not(target_arch = "wasm32"))]
             let module = unsafe {
@@ -338,10 +339,11 @@ impl QueensKernel {
             .limits
             .max_storage_buffer_binding_size
             .min(ctx.limits.max_buffer_size);
-        // Enough lanes to fill a large GPU, but no more than it holds at once: lanes beyond that wait for a
-        // second wave, which runs nearly empty. 118,272 is an H100's 132 cores × 28 groups of 32 (8 KiB of
-        // workgroup memory each); measured there against 16k, 32k, 65k, 98k, 131k and 262k lanes, all slower.
-        // A CPU adapter has few cores.
+        // Several times what a large GPU runs at once: an H100 runs 25,344 lanes (132 cores × 6 groups; its
+        // Vulkan driver gives each core 48 KiB of workgroup memory), and the groups beyond them run as later
+        // waves of each dispatch, keeping the cores busy while a wave drains. Measured there at N=20: one
+        // wave 22% slower than two (a variant of this kernel); 101k to 203k lanes within 1% of each other. A CPU adapter has few
+        // cores.
         let lanes = u64::from(
             lanes
                 .unwrap_or(if software { 1 << 10 } else { 118_272 })
@@ -349,8 +351,9 @@ impl QueensKernel {
         )
         .min(binding / size_of::<LaneState>() as u64)
         .min(u64::from(total)) as u32;
-        // lavapipe stops an invocation's loops after 65,535 iterations in all: stay far below.
-        let max_budget = if software { 1 << 10 } else { 1 << 20 };
+        // lavapipe stops an invocation's loops after 65,535 iterations in all; a lane loops at most `budget`
+        // times (each pass taking a node or sixteen steps), so stay well below.
+        let max_budget = if software { 1 << 14 } else { 1 << 20 };
         let device = &ctx.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let storage = |label, size: u64, extra| {
