@@ -441,38 +441,44 @@ mod tests {
         );
     }
 
-    /// The recursive search with [`Branch::restrict`] and the last row's rule spelled out: the twin of the
-    /// table-driven [`count_node`].
-    fn count_recursively(node: &Node) -> Classes {
-        fn descend(
-            branch: &Branch,
-            row: u32,
-            masks: (u32, u32, u32),
-            board: &mut [u32; 32],
-        ) -> Classes {
-            let (left, down, right) = masks;
-            let free = branch.mask() & !(left | down | right);
-            let mut classes = Classes::default();
-            if row == branch.last() {
-                if free != 0 && free & branch.lastmask == 0 {
-                    board[row as usize] = free;
-                    record(branch, board, &mut classes);
-                }
-                return classes;
-            }
-            let mut free = branch.restrict(row, down, free);
-            while free != 0 {
-                let bit = free & free.wrapping_neg();
-                free ^= bit;
-                board[row as usize] = bit;
-                let next = ((left | bit) << 1, down | bit, (right | bit) >> 1);
-                classes.add(&descend(branch, row + 1, next, board));
-            }
-            classes
+    /// The recursive search with [`Branch::restrict`] and the last row's rule spelled out, the twin of the
+    /// table-driven [`count_node`]: hands each complete board to `found`, and stops when that returns true.
+    fn search_recursively(
+        branch: &Branch,
+        row: u32,
+        masks: (u32, u32, u32),
+        board: &mut [u32; 32],
+        found: &mut dyn FnMut(&[u32; 32]) -> bool,
+    ) -> bool {
+        let (left, down, right) = masks;
+        let free = branch.mask() & !(left | down | right);
+        if row == branch.last() {
+            board[row as usize] = free;
+            return free != 0 && free & branch.lastmask == 0 && found(board);
         }
+        let mut free = branch.restrict(row, down, free);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            board[row as usize] = bit;
+            let next = ((left | bit) << 1, down | bit, (right | bit) >> 1);
+            if search_recursively(branch, row + 1, next, board, found) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`search_recursively`] counting every board below `node`.
+    fn count_recursively(node: &Node) -> Classes {
+        let mut classes = Classes::default();
         let mut board = node.board;
         let masks = (node.left, node.down, node.right);
-        descend(&node.branch, node.row, masks, &mut board)
+        search_recursively(&node.branch, node.row, masks, &mut board, &mut |board| {
+            record(&node.branch, board, &mut classes);
+            false
+        });
+        classes
     }
 
     #[test]
@@ -492,37 +498,19 @@ mod tests {
     fn thirty_two_columns_fit() {
         // The widest board, where the masks use every bit. Counting a whole branch would take hours, so each
         // search starts 20 rows down the branch's first solution (found depth first, ~85 M placements).
-        fn first_solution(
-            branch: &Branch,
-            row: u32,
-            masks: (u32, u32, u32),
-            board: &mut [u32; 32],
-        ) -> bool {
-            let (left, down, right) = masks;
-            let free = branch.mask() & !(left | down | right);
-            if row == branch.last() {
-                board[row as usize] = free;
-                return free != 0 && free & branch.lastmask == 0;
-            }
-            let mut free = branch.restrict(row, down, free);
-            while free != 0 {
-                let bit = free & free.wrapping_neg();
-                free ^= bit;
-                board[row as usize] = bit;
-                let next = ((left | bit) << 1, down | bit, (right | bit) >> 1);
-                if first_solution(branch, row + 1, next, board) {
-                    return true;
-                }
-            }
-            false
-        }
         let all = branches(32);
         let corner = all.iter().find(|b| b.corner).unwrap();
         let side = all.iter().find(|b| !b.corner).unwrap();
         for branch in [corner, side] {
             let mut node = branch.root();
             let masks = (node.left, node.down, node.right);
-            assert!(first_solution(branch, node.row, masks, &mut node.board));
+            assert!(search_recursively(
+                branch,
+                node.row,
+                masks,
+                &mut node.board,
+                &mut |_| true
+            ));
             while node.row < 20 {
                 let bit = node.board[node.row as usize];
                 (node.left, node.down, node.right) = (
