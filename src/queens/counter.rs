@@ -117,31 +117,13 @@ impl Branch {
         1 << (self.n - 1)
     }
 
-    /// The candidates of a row above the last one after this branch's pruning (0: give up this board).
-    pub fn restrict(&self, row: u32, down: u32, free: u32) -> u32 {
-        if self.corner {
-            // Column 1 stays free above row bound1: otherwise the diagonal mirror is the smaller board.
-            if row < self.bound1 { free & !2 } else { free }
-        } else if row < self.bound1 {
-            // No queen on the side columns above bound1: its rotation would put the first queen nearer a corner.
-            free & !self.sidemask
-        } else if row == self.bound2 {
-            // By row bound2 the left and right columns both hold a queen (else a rotation is smaller); where one
-            // is still free, this row's queen must take it.
-            match down & self.sidemask {
-                0 => 0,
-                taken if taken != self.sidemask => free & self.sidemask,
-                _ => free,
-            }
-        } else {
-            free
-        }
-    }
-
-    /// The same pruning as [`Branch::restrict`], and the last row's (no queen in `lastmask`), as a table
-    /// indexed by row, for the branch-free search. Row bound2's rule becomes a condition on the board below it:
-    /// both side columns must be taken once row bound2 is placed, which is exactly what `restrict` lets through
-    /// (none taken before it: nothing; one: the other; both: anything).
+    /// This branch's pruning rules as a table indexed by row, read by the search and by the cuts:
+    ///
+    /// - corner: column 1 stays free above row bound1 (otherwise the board's diagonal mirror is the smaller
+    ///   one of its class);
+    /// - otherwise no queen stands on a side column above row bound1 (its rotation would put the first queen
+    ///   nearer a corner), both side columns hold their queens once row bound2 is placed (else a rotation is
+    ///   smaller), and the last row's queen stays out of `lastmask`.
     pub fn rules(&self) -> [RowRule; 32] {
         let mask = self.mask();
         let mut rules = [RowRule {
@@ -316,6 +298,20 @@ pub struct RowRule {
     pub taken_above: u32,
 }
 
+impl RowRule {
+    /// The candidates of a row with `open` columns not yet taken and the columns in `attacked` on a queen's
+    /// diagonal: none when the rows above left a column of `taken_above` open. Without a branch, for the
+    /// search's inner loop.
+    #[inline(always)]
+    pub fn candidates(&self, open: u32, attacked: u32) -> u32 {
+        std::hint::select_unpredictable(
+            open & self.taken_above != 0,
+            0,
+            open & !attacked & self.allowed,
+        )
+    }
+}
+
 /// Finishes the search below `node`, adding what it finds to `classes`.
 ///
 /// A frame is one row of the search: its open columns (not yet taken), the columns its diagonals attack
@@ -340,12 +336,7 @@ pub fn count_node(node: &Node, classes: &mut Classes) {
     let mut stack = [[0u32; 5]; 32];
     let mut open = branch.mask() & !node.down;
     let (mut left, mut right, mut row) = (node.left, node.right, node.row);
-    let rule = rules[(row & 31) as usize];
-    let mut candidates = pick(
-        open & rule.taken_above != 0,
-        0,
-        open & !(left | right) & rule.allowed,
-    );
+    let mut candidates = rules[(row & 31) as usize].candidates(open, left | right);
     let mut slot = usize::from(candidates != 0);
     while slot != 0 {
         // Steps until a board is complete or the node is done: the board is recorded outside the inner loop,
@@ -362,12 +353,8 @@ pub fn count_node(node: &Node, classes: &mut Classes) {
             let child_right = (right | bit) >> 1;
             let child_row = row + 1;
             // Row n (a complete board) reads the rule of row 0 or n; it has no open column, so none applies.
-            let rule = rules[(child_row & 31) as usize];
-            let free = pick(
-                child_open & rule.taken_above != 0,
-                0,
-                child_open & !(child_left | child_right) & rule.allowed,
-            );
+            let free =
+                rules[(child_row & 31) as usize].candidates(child_open, child_left | child_right);
             stack[slot & 31] = [open, left, right, rest, row];
             let below = stack[(slot - 1) & 31];
             let enter = free != 0;
@@ -441,7 +428,26 @@ mod tests {
         );
     }
 
-    /// The recursive search with [`Branch::restrict`] and the last row's rule spelled out, the twin of the
+    /// The rules of [`Branch::rules`] above the last row, spelled out as conditions on the row and the columns
+    /// taken (`down`): the candidates left of `free`, 0 to give up the board. Row bound2 sees what the table
+    /// says of the row below it: none of the side columns taken yet leaves nothing, one leaves the other.
+    fn restrict(branch: &Branch, row: u32, down: u32, free: u32) -> u32 {
+        if branch.corner {
+            if row < branch.bound1 { free & !2 } else { free }
+        } else if row < branch.bound1 {
+            free & !branch.sidemask
+        } else if row == branch.bound2 {
+            match down & branch.sidemask {
+                0 => 0,
+                taken if taken != branch.sidemask => free & branch.sidemask,
+                _ => free,
+            }
+        } else {
+            free
+        }
+    }
+
+    /// The recursive search with [`restrict`] and the last row's rule spelled out, the twin of the
     /// table-driven [`count_node`]: hands each complete board to `found`, and stops when that returns true.
     fn search_recursively(
         branch: &Branch,
@@ -456,7 +462,7 @@ mod tests {
             board[row as usize] = free;
             return free != 0 && free & branch.lastmask == 0 && found(board);
         }
-        let mut free = branch.restrict(row, down, free);
+        let mut free = restrict(branch, row, down, free);
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
@@ -482,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn the_rule_table_prunes_as_restrict_does() {
+    fn the_rule_table_prunes_as_the_conditions_do() {
         for n in 4..=11 {
             for row in 1..n {
                 for node in crate::queens::prefix::nodes(n, row) {

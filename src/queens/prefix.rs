@@ -1,9 +1,9 @@
 //! The node layer of the corner-split counter: the search cut at a fixed row into independent partial boards,
 //! each finished by a thread or a Web Worker (the GPU cuts the mirror split instead: [`super::mirror`]). The
-//! pruning rules are the counter's own ([`Branch::restrict`]), so the
-//! nodes' counts add up to exactly the counter's.
+//! pruning rules are the counter's own ([`Branch::rules`]), so the nodes' counts add up to exactly the
+//! counter's.
 
-use super::counter::{Branch, Classes, Node, branches, count_node};
+use super::counter::{Classes, Node, RowRule, branches, count_node};
 
 /// Every partial board of an `n`-board with the rows above `row` placed (`row` is kept between the branches'
 /// first free row and the row before the last, so no solution is completed while cutting).
@@ -18,17 +18,22 @@ pub fn visit(n: u32, row: u32, each: &mut dyn FnMut(&Node)) {
     for branch in branches(n) {
         let root = branch.root();
         let stop = row.clamp(root.row, n - 2);
-        expand(&branch, root, stop, each);
+        expand(&branch.rules(), root, stop, each);
     }
 }
 
-fn expand(branch: &Branch, node: Node, stop: u32, each: &mut dyn FnMut(&Node)) {
+fn expand(rules: &[RowRule; 32], node: Node, stop: u32, each: &mut dyn FnMut(&Node)) {
+    let open = super::full_mask(node.branch.n) & !node.down;
+    let rule = rules[node.row as usize];
+    if open & rule.taken_above != 0 {
+        // Below row bound2 with a side column still open: no board of this node is counted.
+        return;
+    }
     if node.row == stop {
         each(&node);
         return;
     }
-    let free = super::full_mask(branch.n) & !(node.left | node.down | node.right);
-    let mut free = branch.restrict(node.row, node.down, free);
+    let mut free = rule.candidates(open, node.left | node.right);
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
@@ -38,7 +43,7 @@ fn expand(branch: &Branch, node: Node, stop: u32, each: &mut dyn FnMut(&Node)) {
         child.left = (node.left | bit) << 1;
         child.down = node.down | bit;
         child.right = (node.right | bit) >> 1;
-        expand(branch, child, stop, each);
+        expand(rules, child, stop, each);
     }
 }
 
