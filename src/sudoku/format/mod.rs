@@ -191,30 +191,8 @@ fn join_conflicts(conflicts: &[Conflict]) -> String {
 /// Checks a puzzle's givens for repeats, as an error naming each one.
 pub fn check_givens(grid: &Grid) -> Result<(), ErrorKind> {
     // Almost every puzzle is fine: a mask pass with no allocation first, the named list only on a clash.
-    if !has_repeats(grid) {
+    if !crate::sudoku::verify::has_repeats(grid) {
         return Ok(());
     }
     Err(ErrorKind::Conflicts(grid.conflicts()))
-}
-
-/// True when some unit holds a value twice.
-fn has_repeats(grid: &Grid) -> bool {
-    let shape = grid.shape();
-    let n = shape.side();
-    let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
-    for (i, &v) in grid.cells().iter().enumerate() {
-        if v == 0 {
-            continue;
-        }
-        let bit = 1u32 << (v - 1);
-        let (r, c) = (i / n, i % n);
-        let b = shape.box_of(r, c);
-        if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
-            return true;
-        }
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[b] |= bit;
-    }
-    false
 }
