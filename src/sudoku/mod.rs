@@ -2,6 +2,7 @@
 //! Pure Rust with no web dependency, so it builds natively and for `wasm32-unknown-unknown` alike.
 
 pub mod answer;
+pub mod bands;
 pub mod format;
 pub mod generate;
 pub mod grid;
