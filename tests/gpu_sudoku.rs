@@ -6,15 +6,15 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use forkboard::gpu::GpuContext;
-use forkboard::gpu::sudoku_batch::{BatchReport, answer_chunk_blocking};
-use forkboard::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
+use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use forkboard::sudoku::{BoxShape, Grid, Solver, generate, verify};
 
 struct Gpu {
     ctx: GpuContext,
-    kernel: ForkKernel,
+    kernel: SudokuKernels,
 }
 
 fn gpu() -> &'static Gpu {
@@ -22,7 +22,7 @@ fn gpu() -> &'static Gpu {
     GPU.get_or_init(|| {
         let ctx = GpuContext::new_blocking()
             .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
-        let kernel = pollster::block_on(ForkKernel::new(&ctx)).expect("the kernel compiles");
+        let kernel = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
         eprintln!("GPU tests on {}", ctx.describe());
         Gpu { ctx, kernel }
     })
@@ -93,7 +93,11 @@ fn top95_matches_the_cpu() {
         Mode::Count(2),
         ForkConfig::default(),
     );
-    assert!(report.kernel.forks > 0, "hard puzzles fork");
+    assert!(report.kernel.guesses > 0, "hard puzzles need guesses");
+    assert!(
+        report.kernel.forks > 0,
+        "95 puzzles leave lanes idle, so busy lanes give them branches: {report:?}"
+    );
     assert_eq!(
         report.cpu_fallbacks, 0,
         "the GPU answered everything itself: {report:?}"
@@ -102,22 +106,85 @@ fn top95_matches_the_cpu() {
 
 #[test]
 fn invalid_unsolvable_and_multiple_match_the_cpu() {
-    let text = "11..............\n123............4\n................\n1234341221434321\nbad\n";
+    let nine_empty = ".".repeat(81);
+    let text = format!(
+        "11..............\n123............4\n................\n1234341221434321\nbad\n\
+         11{clash}\n12345678.{unsolvable}9{rest}\n{few}\n{nine_empty}\n",
+        clash = &nine_empty[2..],
+        unsolvable = &nine_empty[..8],
+        rest = &nine_empty[..63],
+        few = "1.......2.3.......4.5.......6.7.......8.9.......................................1",
+    );
     let records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    // Mixed shapes and an unreadable line take the general path (givens checked first); a batch of 9×9 alone
+    // takes the lane kernel's, where the givens are checked only for puzzles without a checked solution.
+    let nine_only: Vec<Record> = records
+        .iter()
+        .filter(|r| r.puzzle.as_ref().is_ok_and(|p| p.side() == 9))
+        .cloned()
+        .collect();
+    assert_eq!(nine_only.len(), 4);
     for mode in [Mode::First, Mode::Count(2), Mode::Count(1000)] {
         same_as_cpu(&records, mode, ForkConfig::default());
+        same_as_cpu(&nine_only, mode, ForkConfig::default());
     }
 }
 
 #[test]
-fn a_tiny_pool_loses_nothing() {
-    // Eight slots for 95 hard puzzles: forks find no free slot, boards wait, puzzles overflow to the CPU.
+fn forum_hardest_puzzles_match_the_cpu() {
+    // Among the hardest known 9×9 puzzles: hundreds of passes and dozens of guesses each.
+    let records = records_of("forum_hardest_11plus.txt", 300);
+    for mode in [Mode::First, Mode::Count(2)] {
+        let report = same_as_cpu(&records, mode, ForkConfig::default());
+        assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    }
+}
+
+#[test]
+fn one_hard_puzzle_spreads_over_idle_lanes() {
+    // Line 19,369 of the forum set is its longest search on one lane (examples/lane_model.rs): nearly 9,000
+    // passes. Alone in a batch, its branches go to the idle lanes.
+    let records: Vec<Record> = records_of("forum_hardest_11plus.txt", 19_369)
+        .into_iter()
+        .skip(19_368)
+        .collect();
+    for mode in [Mode::First, Mode::Count(2)] {
+        let report = same_as_cpu(&records, mode, ForkConfig::default());
+        assert!(report.kernel.forks > 10, "{report:?}");
+        assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    }
+}
+
+#[test]
+fn tiny_stacks_and_pool_lose_nothing() {
+    // Two lanes with two frames each and a pool of two: stacks fill, their feet go to the pool until it is
+    // full, and the puzzles that still need room go to the CPU, answered all the same.
+    let config = ForkConfig {
+        slots: 2,
+        stack_depth: 2,
+        ..ForkConfig::default()
+    };
+    let report = same_as_cpu(&records_of("top95.txt", 40), Mode::Count(2), config);
+    assert!(report.kernel.overflowed > 0, "{report:?}");
+    assert_eq!(report.cpu_fallbacks, report.kernel.overflowed, "{report:?}");
+    eprintln!("tiny stacks: {report:?}");
+}
+
+#[test]
+fn a_tiny_fork_pool_loses_nothing() {
+    // The fork kernel (every shape but 9×9): eight slots for wide 8×8 searches. Forks find no free slot,
+    // boards wait, puzzles overflow to the CPU.
     let config = ForkConfig {
         slots: 8,
         max_stalls: 2,
         ..ForkConfig::default()
     };
-    let report = same_as_cpu(&records_of("top95.txt", 95), Mode::Count(2), config);
+    let shape: BoxShape = "2x4".parse().unwrap();
+    let grids: Vec<Grid> = (0..12)
+        .map(|seed| generate::puzzle(shape, seed, 0.6).0)
+        .chain([Grid::empty(shape)])
+        .collect();
+    let report = same_as_cpu(&records_from(&grids), Mode::Count(20), config);
     assert!(
         report.kernel.stalls > 0,
         "the pool was too small: {report:?}"
@@ -187,9 +254,9 @@ fn every_size_from_4_to_25_matches_the_cpu() {
 fn a_device_lost_mid_batch_is_an_error_not_a_hang_or_a_panic() {
     // A context of its own: this test destroys its device.
     let ctx = GpuContext::new_blocking().expect("a GPU adapter");
-    let kernel = pollster::block_on(ForkKernel::new(&ctx)).expect("the kernel compiles");
-    let records = records_of("top95.txt", 95);
-    // top95 takes several submissions on any adapter; the device goes after the second.
+    let kernel = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
+    let records = records_of("forum_hardest_11plus.txt", 300);
+    // 300 of the hardest puzzles take several submissions on any adapter; the device goes after the second.
     ctx.lose_device_after(2);
     let run = answer_chunk_blocking(
         &ctx,

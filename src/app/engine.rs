@@ -11,8 +11,8 @@ use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
 use crate::gpu::queens::{QueensConfig, QueensKernel};
-use crate::gpu::sudoku_batch::answer_chunk;
-use crate::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use crate::gpu::sudoku_batch::{SudokuKernels, answer_chunk};
+use crate::gpu::sudoku_fork::ForkConfig;
 use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, answer, gave_up};
@@ -22,7 +22,7 @@ use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 /// A ready GPU.
 struct Gpu {
     ctx: GpuContext,
-    kernel: ForkKernel,
+    kernel: SudokuKernels,
 }
 
 thread_local! {
@@ -106,7 +106,7 @@ pub fn detect() {
     spawn_local(async {
         let outcome = async {
             let ctx = GpuContext::new().await?;
-            let kernel = ForkKernel::new(&ctx).await?;
+            let kernel = SudokuKernels::new(&ctx).await?;
             if let Some(k) =
                 super::storage::test_hook("gpu-lost-after").and_then(|k| k.parse().ok())
             {

@@ -4,12 +4,40 @@
 //! web app share the same kernel drivers.
 
 mod context;
+pub mod lane9;
 pub mod queens;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;
 
 pub use context::GpuContext;
+
+/// `items.iter().map(f)` in order, on every core natively (a browser page has one thread: there, in turn). The
+/// host's per-puzzle work around a kernel (checking givens, packing, unpacking, checking answers) would
+/// otherwise run on one core beside a GPU that answers millions of puzzles a second.
+pub(crate) fn map_each<'a, T: Sync, U: Send>(
+    items: &'a [T],
+    f: impl Fn(&'a T) -> U + Sync + Send,
+) -> Vec<U> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        items.par_iter().map(f).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    items.iter().map(f).collect()
+}
+
+/// `(0..count).map(f)` in order, on every core natively (see [`map_each`]).
+pub(crate) fn map_index<U: Send>(count: usize, f: impl Fn(usize) -> U + Sync + Send) -> Vec<U> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        (0..count).into_par_iter().map(f).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    (0..count).map(f).collect()
+}
 
 use thiserror::Error;
 

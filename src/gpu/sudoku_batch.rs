@@ -1,25 +1,78 @@
 //! Records in, answers out, on the GPU: the GPU counterpart of [`crate::sudoku::answer::answer`].
 //!
-//! Puzzles whose givens clash are answered on the host (the kernel only ever sees valid givens); the rest go to
-//! the fork kernel grouped by shape. A puzzle the kernel hands back (its search outgrew the pool) and any
+//! Puzzles whose givens clash are answered on the host (the kernels only ever see valid givens); the rest go to
+//! the GPU grouped by shape: 9×9 to the lane kernel ([`super::lane9`]), every other shape to the fork kernel
+//! ([`super::sudoku_fork`]). A puzzle a kernel hands back (its search outgrew the memory given to it) and any
 //! solution that fails the independent check are solved again on the CPU, so the answers are always exact.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use web_time::Instant;
+
+use super::lane9::{Lane9Kernel, Lane9Result};
 use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats, GpuOutcome};
-use super::{GpuContext, GpuError};
-use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
+use super::{GpuContext, GpuError, map_each};
+use crate::sudoku::answer::{Mode, answer, checked_or_solved, from_outcome, ready_for_solver};
+use crate::sudoku::bands;
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::Outcome;
 use crate::sudoku::{Grid, Solver};
 
+/// The compiled Sudoku kernels: one for 9×9, one for every other shape.
+pub struct SudokuKernels {
+    /// 9×9 with 3×3 boxes: one board per lane.
+    pub lane9: Lane9Kernel,
+    /// Every other shape: one board per workgroup.
+    pub fork: ForkKernel,
+}
+
+impl SudokuKernels {
+    /// Compiles both kernels.
+    pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
+        Ok(Self {
+            lane9: Lane9Kernel::new(ctx).await?,
+            fork: ForkKernel::new(ctx).await?,
+        })
+    }
+
+    /// [`SudokuKernels::new`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new_blocking(ctx: &GpuContext) -> Result<Self, GpuError> {
+        pollster::block_on(Self::new(ctx))
+    }
+
+    /// Solves puzzles of one shape on the kernel for that shape.
+    pub async fn solve(
+        &self,
+        ctx: &GpuContext,
+        puzzles: &[&Grid],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<(Vec<GpuOutcome>, ForkStats), GpuError> {
+        match puzzles.first() {
+            Some(p) if p.shape() == bands::nine() => {
+                self.lane9
+                    .solve(ctx, puzzles, limit, config, progress)
+                    .await
+            }
+            _ => self.fork.solve(ctx, puzzles, limit, config, progress).await,
+        }
+    }
+}
+
 /// What a GPU batch did besides answering.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BatchReport {
     /// Kernel counters, summed over the shapes of the batch.
     pub kernel: ForkStats,
     /// Puzzles finished on the CPU instead (pool overflow, or a result that failed the check).
     pub cpu_fallbacks: u64,
+    /// Seconds inside the kernels (packing, upload, every dispatch, read-back, unpacking); the rest of a
+    /// batch's time is the host's checks before and after.
+    pub kernel_seconds: f64,
 }
 
 impl BatchReport {
@@ -27,6 +80,7 @@ impl BatchReport {
     pub fn add(&mut self, more: &BatchReport) {
         self.kernel.add(&more.kernel);
         self.cpu_fallbacks += more.cpu_fallbacks;
+        self.kernel_seconds += more.kernel_seconds;
     }
 }
 
@@ -36,19 +90,74 @@ type ShapeGroup<'a> = (Vec<usize>, Vec<&'a Grid>);
 /// Answers `records` in order; `progress(finished, total)` may cancel by returning false.
 pub async fn answer_chunk(
     ctx: &GpuContext,
-    kernel: &ForkKernel,
+    kernel: &SudokuKernels,
     records: &[Record],
     mode: Mode,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Answer>, BatchReport), GpuError> {
+    let mut report = BatchReport::default();
+    let total = records.len();
+    // The usual batch, 9×9 puzzles as far as the eye can see, is read once on its way to the GPU and once on
+    // its way back (at millions of puzzles a second, each pass over it shows).
+    if let Some(puzzles) = all_nine(records) {
+        let fallbacks = AtomicU64::new(0);
+        let started = Instant::now();
+        let (answers, stats) = kernel
+            .lane9
+            .solve_each(
+                ctx,
+                &puzzles,
+                mode.limit(),
+                config,
+                progress,
+                |i, result| {
+                    let (answer, fell_back) =
+                        answer_nine(&records[i], puzzles[i], result, mode, config.max_guesses);
+                    if fell_back {
+                        fallbacks.fetch_add(1, Ordering::Relaxed);
+                    }
+                    answer
+                },
+            )
+            .await?;
+        report.kernel_seconds = started.elapsed().as_secs_f64();
+        report.kernel = stats;
+        report.cpu_fallbacks = fallbacks.into_inner();
+        return Ok((answers, report));
+    }
+    // The puzzles fit for a kernel; an invalid record's answer is worked out again below (they are rare, and
+    // an answer is some hundred bytes where a pointer is eight).
+    let ready: Vec<Option<&Grid>> = map_each(records, |r| ready_for_solver(r).ok());
+    // The usual batch, every puzzle valid and of one shape, is answered in place: at millions of puzzles a
+    // second, even a serial pass over the batch on the host shows.
+    let first_shape = ready.first().copied().flatten().map(Grid::shape);
+    if let Some(shape) = first_shape
+        && ready.iter().all(|r| r.is_some_and(|p| p.shape() == shape))
+    {
+        let puzzles: Vec<&Grid> = ready.into_iter().flatten().collect();
+        let outcomes = solve_group(
+            ctx,
+            kernel,
+            &puzzles,
+            mode,
+            config,
+            &mut report,
+            &mut |f, _| progress(f, total),
+        )
+        .await?;
+        let (answers, fallbacks) =
+            check_all(records, None, &puzzles, outcomes, mode, config.max_guesses);
+        report.cpu_fallbacks += fallbacks;
+        return Ok((answers, report));
+    }
     let mut answers: Vec<Option<Answer>> = vec![None; records.len()];
     // Shapes in a stable order, each with the record indexes and puzzles (borrowed, not copied) it holds.
     let mut groups: BTreeMap<(usize, usize), ShapeGroup> = BTreeMap::new();
-    for (i, record) in records.iter().enumerate() {
-        match ready_for_solver(record) {
-            Err(answer) => answers[i] = Some(answer),
-            Ok(puzzle) => {
+    for (i, ready) in ready.into_iter().enumerate() {
+        match ready {
+            None => answers[i] = ready_for_solver(&records[i]).err(),
+            Some(puzzle) => {
                 let shape = puzzle.shape();
                 let group = groups.entry((shape.rows(), shape.cols())).or_default();
                 group.0.push(i);
@@ -56,25 +165,29 @@ pub async fn answer_chunk(
             }
         }
     }
-    let mut report = BatchReport::default();
-    let total = records.len();
     let mut done_before = total - groups.values().map(|g| g.0.len()).sum::<usize>();
     for (indexes, puzzles) in groups.values() {
-        let (outcomes, stats) = kernel
-            .solve(ctx, puzzles, mode.limit(), config, &mut |finished, _| {
-                progress(done_before + finished, total)
-            })
-            .await?;
+        let outcomes = solve_group(
+            ctx,
+            kernel,
+            puzzles,
+            mode,
+            config,
+            &mut report,
+            &mut |f, _| progress(done_before + f, total),
+        )
+        .await?;
         done_before += puzzles.len();
-        report.kernel.add(&stats);
-        let jobs: Vec<(usize, &Grid, GpuOutcome)> = indexes
-            .iter()
-            .zip(puzzles)
-            .zip(outcomes)
-            .map(|((&i, &puzzle), outcome)| (i, puzzle, outcome))
-            .collect();
-        for (i, answer, fell_back) in check_all(records, jobs, mode, config.max_guesses) {
-            report.cpu_fallbacks += u64::from(fell_back);
+        let (checked, fallbacks) = check_all(
+            records,
+            Some(indexes),
+            puzzles,
+            outcomes,
+            mode,
+            config.max_guesses,
+        );
+        report.cpu_fallbacks += fallbacks;
+        for (&i, answer) in indexes.iter().zip(checked) {
             answers[i] = Some(answer);
         }
     }
@@ -85,15 +198,101 @@ pub async fn answer_chunk(
     Ok((answers, report))
 }
 
-/// Checks each kernel result on the host (solving it on the CPU where the kernel gave up or the check fails):
-/// `(record index, answer, fell back to the CPU)`.
-fn check_all(
-    records: &[Record],
-    jobs: Vec<(usize, &Grid, GpuOutcome)>,
+/// The puzzles when every record holds a readable 9×9 one (3×3 boxes), in one pass on every core natively.
+fn all_nine(records: &[Record]) -> Option<Vec<&Grid>> {
+    fn nine(r: &Record) -> Option<&Grid> {
+        r.puzzle
+            .as_ref()
+            .ok()
+            .filter(|p| p.shape() == bands::nine())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        records.par_iter().map(nine).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    records.iter().map(nine).collect()
+}
+
+/// A 9×9 answer from the lane kernel's result, checked like any other engine's; also says whether the CPU
+/// had to solve the puzzle. The givens were not checked before: a solution that passes the independent check
+/// keeps every given and repeats no value, which shows the givens consistent; any other result has them
+/// checked (and an invalid puzzle answered as such) before it is answered or searched on the CPU.
+fn answer_nine(
+    record: &Record,
+    puzzle: &Grid,
+    result: &Lane9Result,
     mode: Mode,
     max_guesses: u64,
-) -> Vec<(usize, Answer, bool)> {
-    let check = |cpu: &mut Solver, (i, puzzle, outcome): (usize, &Grid, GpuOutcome)| {
+) -> (Answer, bool) {
+    let limit = mode.limit();
+    if let Some(cells) = result.solution() {
+        let count = u64::from(result.count).min(limit);
+        let outcome = Outcome {
+            count,
+            solution: Grid::new(bands::nine(), cells.to_vec()),
+            hit_limit: count >= limit,
+            guesses: 0,
+            gave_up: false,
+        };
+        let answer = from_outcome(record.line, puzzle, outcome, mode);
+        if !matches!(answer, Answer::Invalid(_)) {
+            return (answer, false);
+        }
+    }
+    if let Err(invalid) = ready_for_solver(record) {
+        return (invalid, false);
+    }
+    if result.count == 0 && !result.overflowed() {
+        return (Answer::NoSolution, false);
+    }
+    // Handed back (its search outgrew the GPU memory given to it), or a solution the check refused.
+    (with_cpu(max_guesses, |cpu| answer(record, cpu, mode)), true)
+}
+
+/// Runs `f` with this thread's CPU solver, its guess budget set to `max_guesses`.
+fn with_cpu<T>(max_guesses: u64, f: impl FnOnce(&mut Solver) -> T) -> T {
+    thread_local! {
+        static CPU: RefCell<Solver> = RefCell::new(Solver::new());
+    }
+    CPU.with_borrow_mut(|cpu| {
+        cpu.max_guesses = max_guesses;
+        f(cpu)
+    })
+}
+
+/// Runs one shape's puzzles on its kernel, adding the kernel's counters and time to `report`.
+async fn solve_group(
+    ctx: &GpuContext,
+    kernel: &SudokuKernels,
+    puzzles: &[&Grid],
+    mode: Mode,
+    config: ForkConfig,
+    report: &mut BatchReport,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Vec<GpuOutcome>, GpuError> {
+    let started = Instant::now();
+    let (outcomes, stats) = kernel
+        .solve(ctx, puzzles, mode.limit(), config, progress)
+        .await?;
+    report.kernel_seconds += started.elapsed().as_secs_f64();
+    report.kernel.add(&stats);
+    Ok(outcomes)
+}
+
+/// Checks each kernel result on the host, solving it on the CPU where the kernel gave up or the check fails.
+/// `puzzles[k]` is record `indexes[k]` (record `k` without indexes). Returns the answers in the order of
+/// `puzzles`, and how many the CPU had to solve.
+fn check_all(
+    records: &[Record],
+    indexes: Option<&[usize]>,
+    puzzles: &[&Grid],
+    outcomes: Vec<GpuOutcome>,
+    mode: Mode,
+    max_guesses: u64,
+) -> (Vec<Answer>, u64) {
+    let check = |cpu: &mut Solver, (k, outcome): (usize, GpuOutcome)| {
         // An overflowed puzzle has no result: the CPU solves it.
         let outcome = (!outcome.overflow).then_some(Outcome {
             count: outcome.count,
@@ -102,30 +301,37 @@ fn check_all(
             guesses: 0,
             gave_up: false,
         });
-        let (answer, fell_back) = checked_or_solved(records[i].line, puzzle, outcome, mode, cpu);
-        (i, answer, fell_back)
+        let line = records[indexes.map_or(k, |ix| ix[k])].line;
+        checked_or_solved(line, puzzles[k], outcome, mode, cpu)
     };
     // Natively the checks (and any CPU re-solves) run on every core; they would otherwise be serial host work
     // beside a GPU that finishes an easy batch in a few milliseconds.
     #[cfg(not(target_arch = "wasm32"))]
-    {
+    let (answers, fell_back): (Vec<Answer>, Vec<bool>) = {
         use rayon::prelude::*;
-        jobs.into_par_iter()
+        outcomes
+            .into_par_iter()
+            .enumerate()
             .map_init(|| Solver::with_max_guesses(max_guesses), check)
-            .collect()
-    }
+            .unzip()
+    };
     #[cfg(target_arch = "wasm32")]
-    {
+    let (answers, fell_back): (Vec<Answer>, Vec<bool>) = {
         let mut cpu = Solver::with_max_guesses(max_guesses);
-        jobs.into_iter().map(|job| check(&mut cpu, job)).collect()
-    }
+        outcomes
+            .into_iter()
+            .enumerate()
+            .map(|job| check(&mut cpu, job))
+            .unzip()
+    };
+    (answers, fell_back.iter().filter(|&&f| f).count() as u64)
 }
 
 /// [`answer_chunk`], blocking (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn answer_chunk_blocking(
     ctx: &GpuContext,
-    kernel: &ForkKernel,
+    kernel: &SudokuKernels,
     records: &[Record],
     mode: Mode,
     config: ForkConfig,

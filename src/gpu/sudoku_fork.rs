@@ -140,11 +140,14 @@ fn step_groups(slots: u32) -> (u32, u32) {
     (width, slots.div_ceil(width))
 }
 
-/// How a batch runs.
+/// How a batch runs (on either Sudoku kernel).
 #[derive(Clone, Copy, Debug)]
 pub struct ForkConfig {
-    /// Pool size; 0 picks one from the batch size and the device's limits.
+    /// Boards in flight: the pool's slots for this kernel, the lanes for the 9×9 lane kernel
+    /// ([`super::lane9`]); 0 picks a size from the batch and the device's limits.
     pub slots: u32,
+    /// The 9×9 lane kernel's stack frames per lane (rounded up to a power of two; 0: the default).
+    pub stack_depth: u32,
     /// Failed forks before a puzzle is handed to the CPU.
     pub max_stalls: u32,
     /// The CPU's guess budget for the puzzles handed back (see [`crate::sudoku::solver::Solver::max_guesses`]).
@@ -155,6 +158,7 @@ impl Default for ForkConfig {
     fn default() -> Self {
         Self {
             slots: 0,
+            stack_depth: 0,
             max_stalls: 8,
             max_guesses: crate::sudoku::solver::DEFAULT_MAX_GUESSES,
         }
@@ -174,21 +178,31 @@ pub struct GpuOutcome {
     pub overflow: bool,
 }
 
-/// Counters of one batch.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counters of one batch (on either Sudoku kernel).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ForkStats {
-    /// Rounds run.
+    /// Rounds run (the lane kernel: runs).
     pub rounds: u64,
     /// Submissions (each followed by a small read-back).
     pub submissions: u64,
-    /// Successful forks.
+    /// Successful forks (the lane kernel: branches given to idle lanes).
     pub forks: u64,
+    /// Guesses (the lane kernel counts them; this kernel's forks are its guesses).
+    pub guesses: u64,
     /// Failed fork attempts (a full pool).
     pub stalls: u64,
     /// Puzzles handed back for the CPU.
     pub overflowed: u64,
-    /// The pool size used.
+    /// The pool size used (the lane kernel: its lanes).
     pub slots: u32,
+    /// Seconds packing and uploading the batch (the lane kernel).
+    pub upload_seconds: f64,
+    /// Seconds from the first submission until every puzzle had finished (the lane kernel).
+    pub search_seconds: f64,
+    /// Seconds reading the results back and handing them on (the lane kernel).
+    pub download_seconds: f64,
+    /// Of those, the seconds until the results were mapped on the host.
+    pub transfer_seconds: f64,
 }
 
 impl ForkStats {
@@ -197,8 +211,13 @@ impl ForkStats {
         self.rounds += more.rounds;
         self.submissions += more.submissions;
         self.forks += more.forks;
+        self.guesses += more.guesses;
         self.stalls += more.stalls;
         self.overflowed += more.overflowed;
+        self.upload_seconds += more.upload_seconds;
+        self.search_seconds += more.search_seconds;
+        self.download_seconds += more.download_seconds;
+        self.transfer_seconds += more.transfer_seconds;
         self.slots = self.slots.max(more.slots);
     }
 }
@@ -388,6 +407,7 @@ impl ForkKernel {
             let control: Control =
                 *bytemuck::from_bytes(&readback::read(ctx, &buffers.control_read).await?);
             stats.forks = u64::from(control.forks);
+            stats.guesses = stats.forks;
             stats.stalls = u64::from(control.stalls);
             let finished = control.finished.min(n) as usize;
             if !progress(finished, puzzles.len()) {

@@ -2,8 +2,8 @@
 
 use rayon::prelude::*;
 
-use forkboard::gpu::sudoku_batch::{BatchReport, answer_chunk_blocking};
-use forkboard::gpu::sudoku_fork::{ForkConfig, ForkKernel};
+use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
+use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::Solver;
 use forkboard::sudoku::answer::{Mode, answer};
@@ -18,7 +18,7 @@ const AUTO_GPU_MIN: usize = 256;
 /// A ready GPU.
 struct Gpu {
     ctx: GpuContext,
-    kernel: ForkKernel,
+    kernel: SudokuKernels,
 }
 
 /// The engine state of one run.
@@ -130,6 +130,11 @@ impl Engines {
         self.gpu.is_some()
     }
 
+    /// The GPU in use ("name (backend)"), if any.
+    pub fn gpu_name(&self) -> Option<&str> {
+        self.gpu_name.as_deref()
+    }
+
     /// One line on what ran, for `--stats`.
     pub fn describe(&self) -> String {
         let threads = rayon::current_num_threads();
@@ -137,8 +142,19 @@ impl Engines {
         if let Some(name) = &self.gpu_name {
             let k = &self.gpu_report.kernel;
             parts.push(format!(
-                "gpu {} — {} puzzles, {} slots, {} rounds, {} forks, {} finished on the CPU",
-                name, self.on_gpu, k.slots, k.rounds, k.forks, self.gpu_report.cpu_fallbacks
+                "gpu {} — {} puzzles, {} slots, {} rounds, {} guesses, {} forks, {} finished on the CPU; \
+                 seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
+                name,
+                self.on_gpu,
+                k.slots,
+                k.rounds,
+                k.guesses,
+                k.forks,
+                self.gpu_report.cpu_fallbacks,
+                k.upload_seconds,
+                k.search_seconds,
+                k.download_seconds,
+                self.gpu_report.kernel_seconds,
             ));
         }
         if self.on_cpu > 0 || self.gpu_name.is_none() {
@@ -154,6 +170,6 @@ impl Engines {
 
 fn open_gpu() -> Result<Gpu, GpuError> {
     let ctx = GpuContext::new_blocking()?;
-    let kernel = pollster::block_on(ForkKernel::new(&ctx))?;
+    let kernel = SudokuKernels::new_blocking(&ctx)?;
     Ok(Gpu { ctx, kernel })
 }
