@@ -14,6 +14,8 @@ use forkboard::queens::{known, prefix};
 use forkboard::sudoku::answer::Mode;
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
+use forkboard::sudoku::{BoxShape, generate};
+use rayon::prelude::*;
 
 use crate::engine::Engines;
 use crate::{BenchArgs, Engine};
@@ -24,21 +26,113 @@ const REPEAT_BELOW: usize = 1000;
 /// One measured batch on one engine.
 struct Timing {
     seconds: f64,
+    /// Of those, the seconds inside the GPU kernels, and the kernels' upload, search and download (0 on the
+    /// CPU).
+    kernel: [f64; 5],
     answers: Vec<Answer>,
 }
 
-fn time_batch(engines: &mut Engines, batch: &[Record]) -> Result<Timing, String> {
+fn time_batch(engines: &mut Engines, batch: &[Record], mode: Mode) -> Result<Timing, String> {
     let runs = if batch.len() < REPEAT_BELOW { 3 } else { 1 };
     let mut best: Option<Timing> = None;
+    let phases = |e: &Engines| {
+        let k = &e.gpu_report.kernel;
+        [
+            e.gpu_report.kernel_seconds,
+            k.upload_seconds,
+            k.search_seconds,
+            k.download_seconds,
+            k.transfer_seconds,
+        ]
+    };
     for _ in 0..runs {
+        let before = phases(engines);
         let started = Instant::now();
-        let answers = engines.answer(batch, Mode::First)?;
+        let answers = engines.answer(batch, mode)?;
         let seconds = started.elapsed().as_secs_f64();
         if best.as_ref().is_none_or(|b| seconds < b.seconds) {
-            best = Some(Timing { seconds, answers });
+            let after = phases(engines);
+            best = Some(Timing {
+                seconds,
+                kernel: std::array::from_fn(|i| after[i] - before[i]),
+                answers,
+            });
         }
     }
     Ok(best.expect("at least one run"))
+}
+
+/// True when two engines answered alike: the same outcome and count, and the same solution unless the puzzle
+/// may have several (both solutions passed the independent check; a first-solution run cannot tell which
+/// puzzles are unique, and a multi-solution puzzle's first solution depends on the search order).
+fn agree(a: &Answer, b: &Answer) -> bool {
+    match (a, b) {
+        (
+            Answer::Solved {
+                solution: s1,
+                count: c1,
+                ..
+            },
+            Answer::Solved {
+                solution: s2,
+                count: c2,
+                ..
+            },
+        ) => c1 == c2 && (s1 == s2 || !matches!(c1, Some((1, false)))),
+        _ => a == b,
+    }
+}
+
+/// A named set of puzzles to measure.
+struct Set {
+    name: String,
+    records: Vec<Record>,
+}
+
+/// The sets asked for: files from `--data`, then generated ones.
+fn load_sets(args: &BenchArgs) -> Result<Vec<Set>, String> {
+    let mut sets = Vec::new();
+    for name in args.sets.iter().filter(|name| !name.is_empty()) {
+        let path = args.data.join(name);
+        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
+        if records.is_empty() {
+            return Err(format!("{} holds no puzzles", path.display()));
+        }
+        sets.push(Set {
+            name: name.clone(),
+            records,
+        });
+    }
+    for shape in &args.generated {
+        let shape: BoxShape = shape
+            .parse()
+            .map_err(|e| format!("--generated {shape}: {e}"))?;
+        if !(0.0..=1.0).contains(&args.empty) {
+            return Err(format!(
+                "--empty {} is not a share between 0 and 1",
+                args.empty
+            ));
+        }
+        // Seeds 1..=count: the same puzzles on every run and machine.
+        let records = (1..=args.generated_count as u64)
+            .into_par_iter()
+            .map(|seed| Record {
+                line: seed as usize,
+                puzzle: Ok(generate::puzzle(shape, seed, args.empty).0),
+                given_solution: None,
+            })
+            .collect();
+        let n = shape.side();
+        sets.push(Set {
+            name: format!(
+                "generated-{n}x{n}-{shape}-{:.0}pct-empty",
+                args.empty * 100.0
+            ),
+            records,
+        });
+    }
+    Ok(sets)
 }
 
 /// Reads `N..M` (inclusive).
@@ -185,73 +279,145 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
             .build_global()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
-    let queens = parse_queens(&args.queens)?;
-    let mut cpu = Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES)?;
-    let mut gpu = Engines::new(Engine::Gpu, 0, DEFAULT_MAX_GUESSES)?;
-    let ctx = GpuContext::new_blocking().map_err(|e| format!("no GPU for the comparison: {e}"))?;
-    let queens_kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+    let queens = match args.queens.as_str() {
+        "none" => None,
+        range => Some(parse_queens(range)?),
+    };
+    let mode = args.count.map_or(Mode::First, Mode::Count);
+    let wants = |engine: fn(&Engine) -> bool| args.engines.iter().any(engine);
+    let mut cpu = wants(|e| matches!(e, Engine::Cpu))
+        .then(|| Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES))
+        .transpose()?;
+    let mut gpu = wants(|e| matches!(e, Engine::Gpu | Engine::Auto))
+        .then(|| Engines::new(Engine::Gpu, args.gpu_slots, DEFAULT_MAX_GUESSES))
+        .transpose()?;
+    let sets = load_sets(&args)?;
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let mut csv = String::from("kind,set,size,engine,seconds,rate,check\n");
-    let mut agree = true;
-    println!("# GPU: {}", ctx.describe());
+    let mut agree_all = true;
+    if let Some(name) = gpu.as_ref().and_then(|g| g.gpu_name()) {
+        println!("# GPU: {name}");
+    }
     println!("# CPU: {} threads", rayon::current_num_threads());
-    for set in &args.sets {
-        let path = args.data.join(set);
-        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
-        if records.is_empty() {
-            return Err(format!("{} holds no puzzles", path.display()));
+    println!(
+        "# {}",
+        match mode {
+            Mode::First => "first solution".to_string(),
+            Mode::Count(n) => format!("counting solutions up to {n}"),
         }
+    );
+    for set in &sets {
         println!();
         println!(
-            "## {set} ({} puzzles; larger batches repeat them)",
-            records.len()
+            "## {} ({} puzzles; larger batches repeat them)",
+            set.name,
+            set.records.len()
         );
         println!(
-            "{:>8}  {:>10}  {:>12}  {:>10}  {:>12}  {:>8}  same answers",
-            "batch", "CPU s", "CPU puz/s", "GPU s", "GPU puz/s", "GPU/CPU"
+            "{:>8}  {:>10}  {:>12}  {:>10}  {:>12}  {:>8}  same answers  {:>32}",
+            "batch",
+            "CPU s",
+            "CPU puz/s",
+            "GPU s",
+            "GPU puz/s",
+            "GPU/CPU",
+            "GPU ms: kernel (up/search/down+check)"
         );
         let (mut cpu_line, mut gpu_line) = (Vec::new(), Vec::new());
         for &size in &args.sizes {
-            let batch: Vec<Record> = records.iter().cycle().take(size).cloned().collect();
-            let on_cpu = time_batch(&mut cpu, &batch)?;
-            let on_gpu = time_batch(&mut gpu, &batch)?;
-            let same = on_cpu.answers == on_gpu.answers;
-            agree &= same;
-            let (cpu_rate, gpu_rate) = (
-                size as f64 / on_cpu.seconds.max(1e-9),
-                size as f64 / on_gpu.seconds.max(1e-9),
-            );
+            let batch: Vec<Record> = set.records.iter().cycle().take(size).cloned().collect();
+            let on_cpu = cpu
+                .as_mut()
+                .map(|e| time_batch(e, &batch, mode))
+                .transpose()?;
+            let on_gpu = gpu
+                .as_mut()
+                .map(|e| time_batch(e, &batch, mode))
+                .transpose()?;
+            let rate = |t: &Option<Timing>| t.as_ref().map(|t| size as f64 / t.seconds.max(1e-9));
+            let (cpu_rate, gpu_rate) = (rate(&on_cpu), rate(&on_gpu));
+            let same = match (&on_cpu, &on_gpu) {
+                (Some(c), Some(g)) => {
+                    Some(c.answers.iter().zip(&g.answers).all(|(a, b)| agree(a, b)))
+                }
+                _ => None,
+            };
+            agree_all &= same != Some(false);
+            let cell = |v: Option<f64>, width: usize, digits: usize| {
+                v.map_or(format!("{:>width$}", "—"), |v| {
+                    format!("{v:>width$.digits$}")
+                })
+            };
+            let kernel = on_gpu.as_ref().map_or(String::new(), |t| {
+                let ms = t.kernel.map(|s| s * 1e3);
+                format!(
+                    "{:.1} ({:.1}/{:.1}/{:.1}+{:.1})",
+                    ms[0],
+                    ms[1],
+                    ms[2],
+                    ms[4],
+                    ms[3] - ms[4]
+                )
+            });
             println!(
-                "{size:>8}  {:>10.4}  {cpu_rate:>12.0}  {:>10.4}  {gpu_rate:>12.0}  {:>8.2}  {}",
-                on_cpu.seconds,
-                on_gpu.seconds,
-                gpu_rate / cpu_rate,
-                if same { "yes" } else { "NO" }
+                "{size:>8}  {}  {}  {}  {}  {}  {:<12}  {kernel:>32}",
+                cell(on_cpu.as_ref().map(|t| t.seconds), 10, 4),
+                cell(cpu_rate, 12, 0),
+                cell(on_gpu.as_ref().map(|t| t.seconds), 10, 4),
+                cell(gpu_rate, 12, 0),
+                cell(gpu_rate.zip(cpu_rate).map(|(g, c)| g / c), 8, 2),
+                match same {
+                    Some(true) => "yes",
+                    Some(false) => "NO",
+                    None => "—",
+                }
             );
+            let check = match same {
+                Some(true) => "agree",
+                Some(false) => "differ",
+                None => "alone",
+            };
             for (engine, t, rate) in [("cpu", &on_cpu, cpu_rate), ("gpu", &on_gpu, gpu_rate)] {
-                let _ = writeln!(
-                    csv,
-                    "sudoku,{set},{size},{engine},{:.6},{rate:.1},{}",
-                    t.seconds,
-                    if same { "agree" } else { "differ" }
-                );
+                if let (Some(t), Some(rate)) = (t, rate) {
+                    let _ = writeln!(
+                        csv,
+                        "sudoku,{},{size},{engine},{:.6},{rate:.1},{check}",
+                        set.name, t.seconds
+                    );
+                }
             }
-            cpu_line.push((size as f64, cpu_rate));
-            gpu_line.push((size as f64, gpu_rate));
+            if let Some(rate) = cpu_rate {
+                cpu_line.push((size as f64, rate));
+            }
+            if let Some(rate) = gpu_rate {
+                gpu_line.push((size as f64, rate));
+            }
         }
-        let (chart, cross) = sudoku_chart(set, cpu_line, gpu_line);
+        let (chart, cross) = sudoku_chart(&set.name, cpu_line, gpu_line);
         match cross {
             Some(at) => println!("GPU overtakes the CPU at about {} puzzles", number(at)),
-            None => println!("the GPU does not overtake the CPU at these sizes"),
+            None if cpu.is_some() && gpu.is_some() => {
+                println!("the GPU does not overtake the CPU at these sizes")
+            }
+            None => {}
         }
         write(
-            &args.out.join(sudoku_svg_name(set)),
+            &args.out.join(sudoku_svg_name(&set.name)),
             &chart.plot(640.0, 360.0).to_svg(),
         )?;
     }
-
+    if let Some(gpu) = &gpu {
+        println!();
+        println!("# GPU, all batches: {}", gpu.describe());
+    }
+    let (Some(queens), true) = (queens, cpu.is_some() && gpu.is_some()) else {
+        write(&args.out.join("compare.csv"), &csv)?;
+        return Ok(agree_all);
+    };
+    let ctx = GpuContext::new_blocking().map_err(|e| format!("no GPU for the comparison: {e}"))?;
+    let queens_kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+    let mut agree = agree_all;
     println!();
     println!("## N-Queens");
     println!(

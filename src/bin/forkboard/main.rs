@@ -151,7 +151,25 @@ struct BenchArgs {
         default_value = "1,10,100,1000,10000,100000"
     )]
     sizes: Vec<usize>,
-    /// N-Queens sizes to count on both engines, A..B.
+    /// Generated sets of unique puzzles, by box shape, comma-separated (`4x4,5x5`: 16×16 and 25×25).
+    #[arg(long, value_delimiter = ',', value_name = "RxC")]
+    generated: Vec<String>,
+    /// Puzzles in each generated set.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    generated_count: usize,
+    /// The share of each generated puzzle's cells emptied (fewer where uniqueness stops it first).
+    #[arg(long, default_value_t = 0.45, value_name = "SHARE")]
+    empty: f64,
+    /// Count solutions up to N instead of finding the first (2: the uniqueness check).
+    #[arg(long, value_name = "N")]
+    count: Option<u64>,
+    /// The engines to run, comma-separated: cpu, gpu (the ratio and agreement need both).
+    #[arg(long, value_delimiter = ',', default_value = "cpu,gpu")]
+    engines: Vec<Engine>,
+    /// The GPU's boards in flight (as `solve --gpu-slots`; default: from the batch and the device).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    gpu_slots: u32,
+    /// N-Queens sizes to count on both engines, A..B, or `none`.
     #[arg(long, default_value = "8..16")]
     queens: String,
     /// Where compare.csv and the charts are written.
