@@ -39,6 +39,8 @@ const BROWSER_LANES: u32 = 1 << 14;
 const SOFTWARE_LANES: u32 = 1 << 9;
 /// A run aims at this long: far below what a browser allows a dispatch, long enough that launches cost little.
 const TARGET: Duration = Duration::from_millis(8);
+/// Results up to this size are copied back with every submission (see `copy_along`).
+const COPY_ALONG_BYTES: u64 = 1 << 20;
 /// Runs in one submission (each followed by the next without a word from the host); the host reads progress
 /// once per submission.
 const RUNS_PER_SUBMISSION: u32 = 16;
@@ -284,8 +286,8 @@ impl Lane9Kernel {
         Ok(kernel)
     }
 
-    /// Solves a batch of 9×9 puzzles (3×3 boxes), counting up to `limit` solutions each. Givens that clash
-    /// come back without a solution. `progress(finished, total)` is called after each submission; returning
+    /// Solves a batch of 9×9 puzzles (3×3 boxes; any other shape panics), counting up to `limit` solutions
+    /// each. Givens that clash come back without a solution. `progress(finished, total)` is called after each submission; returning
     /// false cancels.
     pub async fn solve<P: Borrow<Grid> + Sync>(
         &self,
@@ -324,7 +326,9 @@ impl Lane9Kernel {
         if puzzles.is_empty() {
             return Ok((Vec::new(), ForkStats::default()));
         }
-        assert!(
+        // (Checked only in debug builds: a serial walk over a million puzzles costs more than the GPU's search
+        // of them, the batch driver has seen to it, and packing another shape panics anyway.)
+        debug_assert!(
             puzzles.iter().all(|p| p.borrow().shape() == bands::nine()),
             "the lane kernel solves 9×9 with 3×3 boxes"
         );
@@ -344,19 +348,22 @@ impl Lane9Kernel {
             ..ForkStats::default()
         };
         let started = Instant::now();
-        // No results, every lane idle, an empty pool.
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        // No results, every lane idle, an empty pool: cleared at the head of the first submission.
+        let mut clearing = ctx.device.create_command_encoder(&Default::default());
         let result_bytes = u64::from(n) * size_of::<Lane9Result>() as u64;
-        encoder.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
-        encoder.clear_buffer(&buffers.lanes.control, 0, None);
-        encoder.clear_buffer(&buffers.lanes.lanes, 0, None);
-        ctx.submit(encoder.finish());
+        clearing.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
+        clearing.clear_buffer(&buffers.lanes.control, 0, None);
+        clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
+        let mut first = Some(clearing);
         // lavapipe stops an invocation's loops after 65,535 iterations in all, and a pass runs some 60 of them.
         let max_budget = if software { 256 } else { 1 << 16 };
         // Short runs first, many to a submission: a single hard puzzle spreads over the lanes one run at a time,
         // and an easy batch ends within the first submission.
         let mut budget = 16u32;
         let runs = RUNS_PER_SUBMISSION;
+        // A small batch's results travel with every submission: the one that finishes the batch has brought
+        // them back, and a round trip to the GPU is saved (a large one's are copied once, at the end).
+        let copy_along = result_bytes <= COPY_ALONG_BYTES;
         loop {
             ctx.queue.write_buffer(
                 &buffers.lanes.params,
@@ -376,7 +383,9 @@ impl Lane9Kernel {
                 GUESSES_OFFSET,
                 bytemuck::bytes_of(&0u32),
             );
-            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            let mut encoder = first
+                .take()
+                .unwrap_or_else(|| ctx.device.create_command_encoder(&Default::default()));
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_bind_group(0, &buffers.bind_group, &[]);
@@ -394,6 +403,15 @@ impl Lane9Kernel {
                 0,
                 None,
             );
+            if copy_along {
+                encoder.copy_buffer_to_buffer(
+                    &buffers.batch.results,
+                    0,
+                    &buffers.batch.results_read,
+                    0,
+                    Some(result_bytes),
+                );
+            }
             let submitted = Instant::now();
             ctx.submit(encoder.finish());
             let state: Lane9Control =
@@ -417,15 +435,17 @@ impl Lane9Kernel {
         }
         stats.search_seconds = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(
-            &buffers.batch.results,
-            0,
-            &buffers.batch.results_read,
-            0,
-            Some(result_bytes),
-        );
-        ctx.submit(encoder.finish());
+        if !copy_along {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            encoder.copy_buffer_to_buffer(
+                &buffers.batch.results,
+                0,
+                &buffers.batch.results_read,
+                0,
+                Some(result_bytes),
+            );
+            ctx.submit(encoder.finish());
+        }
         let overflowed = AtomicU64::new(0);
         let made = readback::with_mapped(ctx, &buffers.batch.results_read, |bytes| {
             stats.transfer_seconds = started.elapsed().as_secs_f64();

@@ -324,10 +324,11 @@ fn spread(byte: u32) -> u64 {
     ((x + 0x7F7F_7F7F_7F7F_7F7F) >> 7) & BYTE_LOW_BITS
 }
 
-/// A 9×9 grid (3×3 boxes) as value planes: word `3k + b` holds bit `k` of the values of band `b`'s cells.
-/// Eight cells at a time (this runs on every puzzle sent to the GPU).
+/// A 9×9 grid (3×3 boxes; any other shape panics) as value planes: word `3k + b` holds bit `k` of the values
+/// of band `b`'s cells. Eight cells at a time (this runs on every puzzle sent to the GPU).
 pub fn pack(grid: &Grid) -> [u32; 12] {
-    debug_assert!(grid.shape() == nine());
+    // 81 cells can only be 9×9 with 3×3 boxes.
+    assert_eq!(grid.cells().len(), 81, "value planes hold 9×9 grids");
     let mut planes = [0u32; 12];
     for (band, values) in grid.cells().chunks_exact(27).enumerate() {
         let mut bytes = [0u8; 32];
