@@ -14,9 +14,14 @@ pub fn AboutPage() -> impl IntoView {
             </p>
             <h2>"Engines"</h2>
             <p>
-                "The GPU engine runs a WGSL compute shader through WebGPU: every board is a workgroup that fills "
-                "the cells it can, and when it is stuck it forks into copies, one per candidate of its most "
-                "constrained cell. The CPU engine is the same solver compiled to WebAssembly: constraint "
+                "The GPU engine runs WGSL compute shaders through WebGPU. A 9×9 puzzle is one GPU thread: it "
+                "keeps, for each digit, the cells where that digit may still go as three 27-bit words, fills "
+                "what reasoning settles (naked and hidden singles), and when it is stuck it guesses, keeping the "
+                "other branch on a stack of its own. Thousands of threads take puzzles one after another; when "
+                "they run out, busy threads hand branches of their search to idle ones, so even a single hard "
+                "puzzle is searched by many threads at once. Larger grids are a group of threads per board that "
+                "forks into copies, one per candidate of its most constrained cell. The CPU engine is the same "
+                "solver compiled to WebAssembly: constraint "
                 "propagation (naked and hidden singles, locked candidates) and a depth-first search. "
                 "Auto uses the GPU when this browser offers one and the CPU otherwise; the bottom of the page "
                 "says which, and why."

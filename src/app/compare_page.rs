@@ -22,10 +22,16 @@ use crate::sudoku::answer::Mode;
 use crate::sudoku::format::{Answer, ReadOptions, Reader, Record};
 
 /// The bundled sets: query name, label, file under `public/samples/`.
-const SETS: [(&str, &str, &str); 3] = [
+const SETS: [(&str, &str, &str); 4] = [
     ("easy", "Easy (1,000 kaggle puzzles)", "/samples/easy.txt"),
     ("17clue", "17-clue (1,000 puzzles)", "/samples/17clue.txt"),
     ("hard", "Hard (top95)", "/samples/top95.in"),
+    // Where the GPU's lanes pull furthest ahead: each puzzle needs dozens to hundreds of guesses.
+    (
+        "hardest",
+        "Hardest (1,000 of the forum's hardest)",
+        "/samples/hardest.txt",
+    ),
 ];
 /// The batch sizes offered.
 const SIZES: [usize; 6] = [1, 10, 100, 1_000, 10_000, 100_000];

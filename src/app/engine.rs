@@ -132,6 +132,9 @@ pub fn detect() {
 
 /// Jobs smaller than this run on the CPU under Auto, unless the Compare page measured this machine's crossover:
 /// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs.
+/// Natively (Vulkan, an H100 against 16 cores) the 9×9 lane kernel pulls ahead from 5 to 30 puzzles; a
+/// browser's read-backs cost more and its CPU workers are fewer, and no browser with a real GPU was at hand to
+/// measure, so the page keeps twice the command line's 32 until its Compare page has measured this machine.
 pub const AUTO_GPU_MIN: usize = 64;
 
 /// The batch size from which Auto uses the GPU, and whether it was measured here.
@@ -210,7 +213,8 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
         },
     };
     if let Some(gpu) = gpu {
-        // Small jobs get a small pool: every slot costs a workgroup per round, and software adapters are slow.
+        // Small jobs get fewer boards in flight (lanes for 9×9, pool slots for other sizes): a few puzzles fork
+        // into every lane there is, which a software adapter pays for in full.
         let config = ForkConfig {
             slots: if records.len() < AUTO_GPU_MIN {
                 1024

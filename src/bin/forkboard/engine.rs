@@ -1,4 +1,4 @@
-//! Choosing and running the engine for each chunk: the CPU on every core, or the GPU fork kernel.
+//! Choosing and running the engine for each chunk: the CPU on every core, or the GPU kernels.
 
 use rayon::prelude::*;
 
@@ -12,8 +12,10 @@ use forkboard::sudoku::format::{Answer, Record};
 use crate::Engine;
 
 /// Chunks smaller than this go to the CPU under `--engine auto`: uploading, dispatching and reading back cost
-/// more than the CPU needs for a handful of puzzles.
-const AUTO_GPU_MIN: usize = 256;
+/// more than the CPU needs for a handful of puzzles. Measured on the H100 machine against the CPU engine on all
+/// 16 cores (docs/benchmarks.md): the 9×9 lane kernel overtakes it at about 5 easy, 11 of the hardest and 30
+/// top1465 puzzles.
+const AUTO_GPU_MIN: usize = 32;
 
 /// A ready GPU.
 struct Gpu {
