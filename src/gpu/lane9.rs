@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
+use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout, trusted_module};
 use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome};
 use super::{GpuContext, GpuError, map_index, readback};
 use crate::sudoku::Grid;
@@ -216,57 +217,19 @@ impl Lane9Kernel {
         // (n & (pool − 1))` or a parking slot `lanes × depth + pool + lane`, all below `Plan::frames`, the
         // frame buffer's size, with `depth` and `pool` powers of two. Every loop ends: a lane loops at most
         // `budget` times, its inner loops run a fixed count. Natively the checks wgpu would inject around
-        // each access cost time on every pass; a browser checks the shader whatever we ask.
-        #[cfg(not(target_arch = "wasm32"))]
-        let module = unsafe {
-            ctx.device
-                .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
-        };
-        #[cfg(target_arch = "wasm32")]
-        let module = ctx.device.create_shader_module(source);
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
-        let layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("sudoku_lane9"),
-                entries: &[
-                    entry(0, wgpu::BufferBindingType::Uniform),
-                    entry(1, storage(true)),
-                    entry(2, storage(false)),
-                    entry(3, storage(false)),
-                    entry(4, storage(false)),
-                    entry(5, storage(false)),
-                ],
-            });
-        let pipeline_layout = ctx
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("sudoku_lane9"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-        let pipeline = |entry| {
-            ctx.device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-        };
-        let (run, publish) = (pipeline("run"), pipeline("publish"));
+        // each access cost time on every pass.
+        let module = unsafe { trusted_module(ctx, source) };
+        use Binding::{Read, ReadWrite, Uniform};
+        let layout = buffer_layout(
+            ctx,
+            "sudoku_lane9",
+            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
+        );
+        let pipelines = PipelineMaker::new(ctx, "sudoku_lane9", &layout);
+        let (run, publish) = (
+            pipelines.pipeline(&module, "run"),
+            pipelines.pipeline(&module, "publish"),
+        );
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
                 "the 9×9 Sudoku kernel did not compile: {error}"
@@ -303,7 +266,7 @@ impl Lane9Kernel {
                 count,
                 solution: r
                     .solution()
-                    .and_then(|cells| Grid::new(bands::nine(), cells.to_vec())),
+                    .and_then(|cells| Grid::new(bands::nine(), &cells)),
                 hit_limit: count >= limit,
                 overflow: r.overflowed(),
             }
@@ -496,19 +459,7 @@ impl Lane9Kernel {
                 &lanes.lanes,
                 &lanes.frames,
             ];
-            let entries: Vec<wgpu::BindGroupEntry> = bound
-                .iter()
-                .enumerate()
-                .map(|(i, buffer)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource: buffer.as_entire_binding(),
-                })
-                .collect();
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sudoku_lane9"),
-                layout: &self.layout,
-                entries: &entries,
-            })
+            bind_buffers(ctx, "sudoku_lane9", &self.layout, &bound)
         });
         Ok(Buffers {
             lanes,

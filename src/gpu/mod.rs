@@ -5,6 +5,7 @@
 
 mod context;
 pub mod lane9;
+mod pipeline;
 pub mod queens;
 mod readback;
 pub mod sudoku_batch;

@@ -9,6 +9,7 @@ use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
+use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout, trusted_module};
 use super::{GpuContext, GpuError, readback};
 use crate::queens::counter::Classes;
 use crate::queens::mirror::{self, HalfNode};
@@ -147,58 +148,18 @@ impl QueensKernel {
             // a parked stack comes back with the same frames. Lanes, nodes and counts are indexed below
             // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds.
             // Every loop ends: a lane steps at most `budget` times (plus one pass of sixteen) and the
-            // parking loops run to its stack's top. Dropping wgpu's injected bounds checks and loop counters matters here: they sit
-            // in the innermost loop (and the stack indices go unmasked: masking cost 9%).
-            #[cfg(not(target_arch = "wasm32"))]
-            let module = unsafe {
-                ctx.device
-                    .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
-            };
-            // A browser checks the shader whatever we ask.
-            #[cfg(target_arch = "wasm32")]
-            let module = ctx.device.create_shader_module(source);
-            module
+            // parking loops run to its stack's top. Dropping wgpu's injected bounds checks and loop counters
+            // matters here: they sit in the innermost loop (and the stack indices go unmasked: masking cost 9%).
+            unsafe { trusted_module(ctx, source) }
         };
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("queens"),
-                entries: &[
-                    entry(0, wgpu::BufferBindingType::Uniform),
-                    entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
-                    entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
-                    entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
-                    entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
-                ],
-            });
-        let pipeline_layout = ctx
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("queens"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-        let pipeline = |depth| {
-            ctx.device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("queens"),
-                    layout: Some(&pipeline_layout),
-                    module: &module(depth),
-                    entry_point: Some("count"),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-        };
+        use Binding::{Read, ReadWrite, Uniform};
+        let layout = buffer_layout(
+            ctx,
+            "queens",
+            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite],
+        );
+        let pipelines = PipelineMaker::new(ctx, "queens", &layout);
+        let pipeline = |depth| pipelines.pipeline(&module(depth), "count");
         let (shallow, deep) = (pipeline(SHALLOW), pipeline(DEEP));
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
@@ -404,19 +365,7 @@ impl QueensKernel {
             )));
         }
         let buffers = [&params, &nodes, &lane_states, &control, &counts];
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .enumerate()
-            .map(|(i, buffer)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("queens"),
-            layout: &self.layout,
-            entries: &entries,
-        });
+        let bind_group = bind_buffers(ctx, "queens", &self.layout, &buffers);
         // Start small: the first dispatch measures how fast lanes step on this device and board.
         let mut budget = 256u32;
         let mut dispatches = 0u64;

@@ -11,6 +11,7 @@ use std::borrow::Borrow;
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout};
 use super::{GpuContext, GpuError, readback};
 use crate::sudoku::{BoxShape, Grid};
 
@@ -235,51 +236,20 @@ impl ForkKernel {
         let module = ctx
             .device
             .create_shader_module(wgpu::include_wgsl!("../../shaders/sudoku_fork.wgsl"));
-        // Binding index = position in `Buffers::bound`; 0 is the uniform, 3 and 8 are read-only.
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..9)
-            .map(|binding| wgpu::BindGroupLayoutEntry {
-                binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: match binding {
-                        0 => wgpu::BufferBindingType::Uniform,
-                        3 | 8 => wgpu::BufferBindingType::Storage { read_only: true },
-                        _ => wgpu::BufferBindingType::Storage { read_only: false },
-                    },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            })
-            .collect();
-        let layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("sudoku_fork"),
-                entries: &entries,
-            });
-        let pipeline_layout = ctx
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("sudoku_fork"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
+        // Binding index = position in `Buffers::bound`.
+        use Binding::{Read, ReadWrite, Uniform};
+        let layout = buffer_layout(
+            ctx,
+            "sudoku_fork",
+            &[
+                Uniform, ReadWrite, ReadWrite, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+                Read,
+            ],
+        );
+        let maker = PipelineMaker::new(ctx, "sudoku_fork", &layout);
         let pipelines = ["step", "refill", "reset", "collect"]
             .into_iter()
-            .map(|entry| {
-                let pipeline =
-                    ctx.device
-                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                            label: Some(entry),
-                            layout: Some(&pipeline_layout),
-                            module: &module,
-                            entry_point: Some(entry),
-                            compilation_options: Default::default(),
-                            cache: None,
-                        });
-                (entry, pipeline)
-            })
+            .map(|entry| (entry, maker.pipeline(&module, entry)))
             .collect();
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
@@ -364,19 +334,7 @@ impl ForkKernel {
                 "not enough GPU memory for {slots} slots: {error}"
             )));
         }
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sudoku_fork"),
-            layout: &self.layout,
-            entries: &buffers
-                .bound()
-                .iter()
-                .enumerate()
-                .map(|(i, b)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
+        let bind_group = bind_buffers(ctx, "sudoku_fork", &self.layout, &buffers.bound());
         let plan = round_plan(slots);
         let mut stats = ForkStats {
             slots,
@@ -433,7 +391,7 @@ impl ForkKernel {
                 let overflow = state.flags & FLAG_OVERFLOW != 0;
                 let count = u64::from(state.count).min(limit);
                 let solution = (count > 0 && !overflow)
-                    .then(|| Grid::new(shape, solution.iter().map(|&v| v.min(255) as u8).collect()))
+                    .then(|| Grid::from_fn(shape, |i| solution[i].min(255) as u8))
                     .flatten();
                 GpuOutcome {
                     count,

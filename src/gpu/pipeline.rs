@@ -1,0 +1,128 @@
+//! What every kernel sets up the same way: a bind group layout of buffers, compute pipelines over it, and bind
+//! groups of whole buffers. Each kernel's own file keeps only what is its own (bindings, entry points, sizes).
+
+use super::GpuContext;
+
+/// How a kernel binds one buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Binding {
+    /// A uniform buffer (the kernel's parameters).
+    Uniform,
+    /// A storage buffer the kernel only reads.
+    Read,
+    /// A storage buffer the kernel reads and writes.
+    ReadWrite,
+}
+
+/// A bind group layout whose binding `i` is a buffer bound as `bindings[i]`, seen by compute shaders.
+pub(crate) fn buffer_layout(
+    ctx: &GpuContext,
+    label: &str,
+    bindings: &[Binding],
+) -> wgpu::BindGroupLayout {
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+        .iter()
+        .enumerate()
+        .map(|(i, binding)| wgpu::BindGroupLayoutEntry {
+            binding: i as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match binding {
+                    Binding::Uniform => wgpu::BufferBindingType::Uniform,
+                    Binding::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Binding::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    ctx.device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(label),
+            entries: &entries,
+        })
+}
+
+/// Makes compute pipelines that share one bind group layout (group 0).
+pub(crate) struct PipelineMaker<'a> {
+    ctx: &'a GpuContext,
+    layout: wgpu::PipelineLayout,
+}
+
+impl<'a> PipelineMaker<'a> {
+    /// Pipelines over `layout` as bind group 0.
+    pub(crate) fn new(ctx: &'a GpuContext, label: &str, layout: &wgpu::BindGroupLayout) -> Self {
+        let layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: &[Some(layout)],
+                immediate_size: 0,
+            });
+        Self { ctx, layout }
+    }
+
+    /// The pipeline of `module`'s entry point `entry`, labelled with the entry point's name.
+    pub(crate) fn pipeline(
+        &self,
+        module: &wgpu::ShaderModule,
+        entry: &str,
+    ) -> wgpu::ComputePipeline {
+        self.ctx
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&self.layout),
+                module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+    }
+}
+
+/// A bind group of whole buffers for a layout made by [`buffer_layout`]: binding `i` is `buffers[i]`.
+pub(crate) fn bind_buffers(
+    ctx: &GpuContext,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    buffers: &[&wgpu::Buffer],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, buffer)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// A shader module compiled without the bounds checks and loop counters wgpu injects (natively; a browser
+/// checks every shader whatever it is asked).
+///
+/// # Safety
+/// Every index the shader makes must be in bounds and every loop must end, for every input the host gives it:
+/// each caller says why at its call.
+pub(crate) unsafe fn trusted_module(
+    ctx: &GpuContext,
+    source: wgpu::ShaderModuleDescriptor,
+) -> wgpu::ShaderModule {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // SAFETY: passed on to the caller (above).
+        unsafe {
+            ctx.device
+                .create_shader_module_trusted(source, wgpu::ShaderRuntimeChecks::unchecked())
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    ctx.device.create_shader_module(source)
+}
