@@ -38,7 +38,7 @@ fn main() {
         .map(|p| search(&pack(p), 1).first.expect("solvable"))
         .collect();
     let solutions: Vec<Grid> = (0..n)
-        .map(|i| Grid::new(nine(), unpack(&answers[i % answers.len()]).to_vec()).expect("9×9"))
+        .map(|i| Grid::new(nine(), &unpack(&answers[i % answers.len()])).expect("9×9"))
         .collect();
     println!("a million puzzles:");
     println!(
@@ -56,10 +56,7 @@ fn main() {
         "  unpack + grid {}",
         per_item(n, || {
             (0..n)
-                .map(|i| {
-                    Grid::new(nine(), unpack(&answers[i % answers.len()]).to_vec()).is_some()
-                        as usize
-                })
+                .map(|i| Grid::new(nine(), &unpack(&answers[i % answers.len()])).is_some() as usize)
                 .sum()
         })
     );
@@ -121,7 +118,7 @@ fn main() {
         per_item(warm, || {
             let cells = unpack(&answers[0]);
             (0..warm)
-                .filter(|_| Grid::new(nine(), black_box(cells).to_vec()).is_some())
+                .filter(|_| Grid::new(nine(), &black_box(cells)).is_some())
                 .count()
         })
     );

@@ -157,7 +157,7 @@ fn a_25x25_that_needs_branching_solves() {
     let shape = BoxShape::for_side(25).unwrap();
     let full = generate::solved_grid(shape, 1);
     let mut x: u64 = 12345;
-    let cells = full
+    let cells: Vec<u8> = full
         .cells()
         .iter()
         .map(|&v| {
@@ -167,7 +167,7 @@ fn a_25x25_that_needs_branching_solves() {
             if x % 1000 < 500 { 0 } else { v }
         })
         .collect();
-    let puzzle = forkboard::sudoku::Grid::new(shape, cells).unwrap();
+    let puzzle = forkboard::sudoku::Grid::new(shape, &cells).unwrap();
     let out = Solver::new().solve(&puzzle, 1);
     assert!(out.guesses > 0, "the test should exercise the search");
     assert!(verify::is_solution(&puzzle, out.solution.as_ref().unwrap()));

@@ -84,7 +84,7 @@ proptest! {
     #[test]
     fn grids_round_trip_through_every_symbol_set(values in proptest::collection::vec(0u8..=16, 256)) {
         for symbols in [Symbols::Standard, Symbols::Hex] {
-            let grid = forkboard::sudoku::Grid::new(BoxShape::new(4, 4).unwrap(), values.clone()).unwrap();
+            let grid = forkboard::sudoku::Grid::new(BoxShape::new(4, 4).unwrap(), &values).unwrap();
             let line = grid.to_line(symbols);
             let options = ReadOptions { symbols, format: Some(Format::Line), ..ReadOptions::default() };
             let back = Reader::new(line.as_bytes(), options).next().unwrap().puzzle.unwrap();

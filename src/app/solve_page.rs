@@ -23,7 +23,7 @@ const SHAPES: [&str; 12] = [
 
 /// The grid currently in the editor, if its cells fit its shape.
 fn current(shape: BoxShape, givens: &[u8]) -> Option<Grid> {
-    Grid::new(shape, givens.to_vec())
+    Grid::new(shape, givens)
 }
 
 /// The page.

@@ -206,13 +206,16 @@ fn all_nine(records: &[Record]) -> Option<Vec<&Grid>> {
             .ok()
             .filter(|p| p.shape() == bands::nine())
     }
+    // Asked first, then collected: collecting `Option`s straight into `Option<Vec>` cannot write each item in
+    // its place, so rayon gathers pieces and copies them together.
     #[cfg(not(target_arch = "wasm32"))]
-    {
+    let every = {
         use rayon::prelude::*;
-        records.par_iter().map(nine).collect()
-    }
+        records.par_iter().all(|r| nine(r).is_some())
+    };
     #[cfg(target_arch = "wasm32")]
-    records.iter().map(nine).collect()
+    let every = records.iter().all(|r| nine(r).is_some());
+    every.then(|| map_each(records, |r| nine(r).expect("checked above")))
 }
 
 /// A 9×9 answer from the lane kernel's result, checked like any other engine's; also says whether the CPU
@@ -231,7 +234,7 @@ fn answer_nine(
         let count = u64::from(result.count).min(limit);
         let outcome = Outcome {
             count,
-            solution: Grid::new(bands::nine(), cells.to_vec()),
+            solution: Grid::new(bands::nine(), &cells),
             hit_limit: count >= limit,
             guesses: 0,
             gave_up: false,

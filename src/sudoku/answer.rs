@@ -87,6 +87,11 @@ pub fn answer(record: &Record, solver: &mut Solver, mode: Mode) -> Answer {
 
 /// The puzzle of a record when it can go to a solver (any engine), or its answer when it cannot: unreadable,
 /// or givens that clash.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the record's answer, moved once to its place among the answers (boxing it would \
+              allocate for every invalid record); `allow`, not `expect`: on wasm32 it is under the lint's size"
+)]
 pub fn ready_for_solver(record: &Record) -> Result<&Grid, Answer> {
     let puzzle = record
         .puzzle

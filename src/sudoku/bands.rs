@@ -419,11 +419,11 @@ mod tests {
     use crate::sudoku::{Solver, generate, verify};
 
     fn grid(line: &str) -> Grid {
-        let cells = line
+        let cells: Vec<u8> = line
             .bytes()
             .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
             .collect();
-        Grid::new(nine(), cells).unwrap()
+        Grid::new(nine(), &cells).unwrap()
     }
 
     #[test]
@@ -489,13 +489,13 @@ mod tests {
                     .filter(|v| **v != 0)
                     .step_by(4)
                     .for_each(|v| *v = 0);
-                puzzle = Grid::new(nine(), cells).unwrap();
+                puzzle = Grid::new(nine(), &cells).unwrap();
             }
             for limit in [1, 2, 10] {
                 let want = cpu.solve(&puzzle, limit);
                 let got = search(&pack(&puzzle), limit);
                 assert_eq!(got.count, want.count, "seed {seed} limit {limit}");
-                let first = Grid::new(nine(), unpack(&got.first.unwrap()).to_vec()).unwrap();
+                let first = Grid::new(nine(), &unpack(&got.first.unwrap())).unwrap();
                 assert!(verify::is_solution(&puzzle, &first));
             }
         }

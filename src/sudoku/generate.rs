@@ -53,10 +53,8 @@ pub fn solved_grid(shape: BoxShape, seed: u64) -> Grid {
     let cols = grouped_order(&mut rng, n / c, c);
     let mut values: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut values);
-    let cells = (0..n * n)
-        .map(|i| values[pattern(rows[i / n], cols[i % n])])
-        .collect();
-    Grid::new(shape, cells).expect("a pattern grid is in range")
+    Grid::from_fn(shape, |i| values[pattern(rows[i / n], cols[i % n])])
+        .expect("a pattern grid is in range")
 }
 
 /// A puzzle with exactly one solution (returned alongside), about `empty_share` of its cells empty (fewer if
@@ -79,14 +77,14 @@ pub fn puzzle(shape: BoxShape, seed: u64, empty_share: f64) -> (Grid, Grid) {
         }
         let saved = cells.clone();
         group.iter().for_each(|&i| cells[i] = 0);
-        let trial = Grid::new(shape, cells.clone()).expect("same shape");
+        let trial = Grid::new(shape, &cells).expect("same shape");
         if solver.solve(&trial, 2).count == 1 {
             emptied += group.len();
         } else {
             cells = saved;
         }
     }
-    (Grid::new(shape, cells).expect("same shape"), solution)
+    (Grid::new(shape, &cells).expect("same shape"), solution)
 }
 
 #[cfg(test)]

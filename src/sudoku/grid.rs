@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
+
 use super::shape::{BoxShape, Unit};
 use super::symbols::Symbols;
 
@@ -9,8 +11,11 @@ use super::symbols::Symbols;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
     shape: BoxShape,
-    cells: Vec<u8>,
+    cells: Cells,
 }
+
+/// A grid's cell values: up to 9×9 inside the grid itself, larger grids on the heap.
+type Cells = SmallVec<[u8; 81]>;
 
 /// Two or more equal values in one unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,20 +30,34 @@ pub struct Conflict {
 
 impl Grid {
     /// A grid from cell values; `None` if the length is not N² or a value exceeds N.
-    pub fn new(shape: BoxShape, cells: Vec<u8>) -> Option<Self> {
+    pub fn new(shape: BoxShape, cells: &[u8]) -> Option<Self> {
         let side = shape.side();
         // Without short-circuiting, so that the compiler checks many cells at once: every answer is made here.
         let in_range = cells
             .iter()
             .fold(true, |ok, &v| ok & (usize::from(v) <= side));
-        (cells.len() == shape.cells() && in_range).then_some(Self { shape, cells })
+        (cells.len() == shape.cells() && in_range).then(|| Self {
+            shape,
+            cells: Cells::from_slice(cells),
+        })
+    }
+
+    /// A grid whose cell `i` (row-major) holds `value(i)`; `None` if a value exceeds N. Builds a 9×9 grid
+    /// without touching the heap.
+    pub fn from_fn(shape: BoxShape, value: impl FnMut(usize) -> u8) -> Option<Self> {
+        let cells: Cells = (0..shape.cells()).map(value).collect();
+        let side = shape.side();
+        let in_range = cells
+            .iter()
+            .fold(true, |ok, &v| ok & (usize::from(v) <= side));
+        in_range.then_some(Self { shape, cells })
     }
 
     /// An empty grid of the given shape.
     pub fn empty(shape: BoxShape) -> Self {
         Self {
             shape,
-            cells: vec![0; shape.cells()],
+            cells: smallvec::smallvec![0; shape.cells()],
         }
     }
 
@@ -144,14 +163,14 @@ mod tests {
 
     fn grid(line: &str) -> Grid {
         let shape = BoxShape::for_cell_count(line.len()).unwrap();
-        let cells = line
+        let cells: Vec<u8> = line
             .bytes()
             .map(|b| match Symbols::Standard.read(b, shape.side()) {
                 super::super::symbols::Cell::Value(v) => v,
                 _ => 0,
             })
             .collect();
-        Grid::new(shape, cells).unwrap()
+        Grid::new(shape, &cells).unwrap()
     }
 
     #[test]

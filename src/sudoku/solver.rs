@@ -540,8 +540,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M,
                 Settled::Solved => {
                     outcome.count += 1;
                     if outcome.solution.is_none() {
-                        let values = (0..t.shape.cells()).map(|c| board.value(c)).collect();
-                        outcome.solution = Grid::new(t.shape, values);
+                        outcome.solution = Grid::from_fn(t.shape, |c| board.value(c));
                     }
                     if outcome.count >= limit {
                         outcome.hit_limit = true;
@@ -598,14 +597,14 @@ mod tests {
 
     fn grid(line: &str) -> Grid {
         let shape = BoxShape::for_cell_count(line.len()).expect("square length");
-        let cells = line
+        let cells: Vec<u8> = line
             .bytes()
             .map(|b| match Symbols::Standard.read(b, shape.side()) {
                 Cell::Value(v) => v,
                 _ => 0,
             })
             .collect();
-        Grid::new(shape, cells).unwrap()
+        Grid::new(shape, &cells).unwrap()
     }
 
     #[test]
@@ -652,7 +651,7 @@ mod tests {
                 *c = 0;
             }
         }
-        Grid::new(shape, cells).unwrap()
+        Grid::new(shape, &cells).unwrap()
     }
 
     #[test]

@@ -97,14 +97,13 @@ mod tests {
     #[test]
     fn accepts_solutions_and_rejects_near_misses() {
         let shape = BoxShape::for_side(4).unwrap();
-        let good = Grid::new(shape, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
-        let puzzle =
-            Grid::new(shape, vec![1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        let good = Grid::new(shape, &[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+        let puzzle = Grid::new(shape, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
         assert!(is_solution(&puzzle, &good));
         // Rows and columns fine, boxes wrong (a Latin square that is no Sudoku).
-        let latin = Grid::new(shape, vec![1, 2, 3, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 1, 2, 3]).unwrap();
+        let latin = Grid::new(shape, &[1, 2, 3, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 1, 2, 3]).unwrap();
         assert!(!is_complete_and_valid(&latin));
-        let other = Grid::new(shape, vec![2, 1, 4, 3, 4, 3, 2, 1, 1, 2, 3, 4, 3, 4, 1, 2]).unwrap();
+        let other = Grid::new(shape, &[2, 1, 4, 3, 4, 3, 2, 1, 1, 2, 3, 4, 3, 4, 1, 2]).unwrap();
         assert!(is_complete_and_valid(&other) && !is_solution(&puzzle, &other));
         assert!(!is_complete_and_valid(&puzzle));
     }

@@ -256,7 +256,8 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
             symbols: "hex",
         });
     }
-    let mut values = Vec::with_capacity(chars.len());
+    // On the stack up to 9×9: a file's every record passes here.
+    let mut values: smallvec::SmallVec<[u8; 81]> = smallvec::SmallVec::with_capacity(chars.len());
     for (i, &byte) in chars.iter().enumerate() {
         match options.symbols.read(byte, side) {
             Cell::Empty => values.push(0),
@@ -272,7 +273,7 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
             }
         }
     }
-    Ok(Grid::new(shape, values).expect("length and values checked"))
+    Ok(Grid::new(shape, &values).expect("length and values checked"))
 }
 
 /// A pretty-grid row as one cell character per cell. Box separators (`|`, `:`) and spaces go; when cells are
