@@ -5,7 +5,6 @@
 //! ([`super::sudoku_fork`]). A puzzle a kernel hands back (its search outgrew the memory given to it) and any
 //! solution that fails the independent check are solved again on the CPU, so the answers are always exact.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -18,7 +17,7 @@ use crate::sudoku::answer::{Mode, answer, checked_or_solved, from_outcome, ready
 use crate::sudoku::bands;
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::Outcome;
-use crate::sudoku::{Grid, Solver};
+use crate::sudoku::{Grid, Solver, with_thread_solver};
 
 /// The compiled Sudoku kernels: one for 9×9, one for every other shape.
 pub struct SudokuKernels {
@@ -251,18 +250,10 @@ fn answer_nine(
         return (Answer::NoSolution, false);
     }
     // Handed back (its search outgrew the GPU memory given to it), or a solution the check refused.
-    (with_cpu(max_guesses, |cpu| answer(record, cpu, mode)), true)
-}
-
-/// Runs `f` with this thread's CPU solver, its guess budget set to `max_guesses`.
-fn with_cpu<T>(max_guesses: u64, f: impl FnOnce(&mut Solver) -> T) -> T {
-    thread_local! {
-        static CPU: RefCell<Solver> = RefCell::new(Solver::new());
-    }
-    CPU.with_borrow_mut(|cpu| {
-        cpu.max_guesses = max_guesses;
-        f(cpu)
-    })
+    (
+        with_thread_solver(max_guesses, |cpu| answer(record, cpu, mode)),
+        true,
+    )
 }
 
 /// Runs one shape's puzzles on its kernel, adding the kernel's counters and time to `report`.
@@ -315,7 +306,7 @@ fn check_all(
         outcomes
             .into_par_iter()
             .enumerate()
-            .map_init(|| Solver::with_max_guesses(max_guesses), check)
+            .map(|job| with_thread_solver(max_guesses, |cpu| check(cpu, job)))
             .unzip()
     };
     #[cfg(target_arch = "wasm32")]

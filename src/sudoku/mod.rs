@@ -15,5 +15,5 @@ pub mod worker_protocol;
 
 pub use grid::{Conflict, Grid};
 pub use shape::{BoxShape, ShapeError, Unit};
-pub use solver::{Outcome, Solver};
+pub use solver::{Outcome, Solver, with_thread_solver};
 pub use symbols::Symbols;

@@ -5,9 +5,9 @@ use rayon::prelude::*;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
-use forkboard::sudoku::Solver;
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, Record};
+use forkboard::sudoku::with_thread_solver;
 
 use crate::Engine;
 
@@ -113,10 +113,7 @@ impl Engines {
         let max_guesses = self.config.max_guesses;
         Ok(chunk
             .par_iter()
-            .map_init(
-                || Solver::with_max_guesses(max_guesses),
-                |solver, record| answer(record, solver, mode),
-            )
+            .map(|record| with_thread_solver(max_guesses, |solver| answer(record, solver, mode)))
             .collect())
     }
 
