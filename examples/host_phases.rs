@@ -39,6 +39,20 @@ fn answer_of(puzzle: &Grid, planes: &[u32; 12]) -> Answer {
     from_outcome(1, puzzle, outcome, Mode::First)
 }
 
+/// The answers of a batch from its results, on every core.
+fn answers(puzzles: &[&Grid], results: &[[u32; 16]]) -> Vec<Answer> {
+    puzzles
+        .par_iter()
+        .zip(results)
+        .map(|(p, r)| answer_of(p, &planes(r)))
+        .collect()
+}
+
+/// The value planes of a 64-byte result: four words of counters, then the planes.
+fn planes(result: &[u32; 16]) -> [u32; 12] {
+    result[4..].try_into().expect("12 words")
+}
+
 fn main() {
     let data = std::env::args()
         .nth(1)
@@ -64,7 +78,6 @@ fn main() {
             r
         })
         .collect();
-    let planes = |r: &[u32; 16]| -> [u32; 12] { r[4..].try_into().expect("12 words") };
     let threads = rayon::current_num_threads();
     let mut rows: Vec<(String, f64)> = Vec::new();
     let mut row = |name: &str, ms: f64| {
@@ -113,13 +126,7 @@ fn main() {
     );
     row(
         "answer (unpack, Grid, check), every core",
-        best_ms(|| {
-            puzzles
-                .par_iter()
-                .zip(&results)
-                .map(|(p, r)| answer_of(p, &planes(r)))
-                .collect::<Vec<_>>()
-        }),
+        best_ms(|| answers(&puzzles, &results)),
     );
     row(
         "answer, one core",
@@ -131,15 +138,7 @@ fn main() {
                 .collect::<Vec<_>>()
         }),
     );
-    let made: Vec<Vec<Answer>> = (0..3)
-        .map(|_| {
-            puzzles
-                .par_iter()
-                .zip(&results)
-                .map(|(p, r)| answer_of(p, &planes(r)))
-                .collect()
-        })
-        .collect();
+    let made: Vec<Vec<Answer>> = (0..3).map(|_| answers(&puzzles, &results)).collect();
     let mut made = made.into_iter();
     row(
         "drop a million answers made on every core, one core",
@@ -211,24 +210,12 @@ fn main() {
             );
             let sum_all = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
-            black_box(
-                puzzles
-                    .par_iter()
-                    .zip(words)
-                    .map(|(p, r)| answer_of(p, &planes(r)))
-                    .collect::<Vec<_>>(),
-            );
+            black_box(answers(&puzzles, words));
             let answer_mapped = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
             let copy = view.to_vec();
             let words: &[[u32; 16]] = bytemuck::cast_slice(&copy);
-            black_box(
-                puzzles
-                    .par_iter()
-                    .zip(words)
-                    .map(|(p, r)| answer_of(p, &planes(r)))
-                    .collect::<Vec<_>>(),
-            );
+            black_box(answers(&puzzles, words));
             let answer_copied = t.elapsed().as_secs_f64() * 1e3;
             if round > 0 {
                 timed = vec![
