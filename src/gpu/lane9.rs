@@ -250,8 +250,8 @@ impl Lane9Kernel {
     }
 
     /// Solves a batch of 9×9 puzzles (3×3 boxes; any other shape panics), counting up to `limit` solutions
-    /// each. Givens that clash come back without a solution. `progress(finished, total)` is called after each submission; returning
-    /// false cancels.
+    /// each. Givens that clash come back without a solution. `progress(finished, total)` is called after each
+    /// submission; returning false cancels.
     pub async fn solve<P: Borrow<Grid> + Sync>(
         &self,
         ctx: &GpuContext,

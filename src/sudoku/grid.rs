@@ -31,12 +31,7 @@ pub struct Conflict {
 impl Grid {
     /// A grid from cell values; `None` if the length is not N² or a value exceeds N.
     pub fn new(shape: BoxShape, cells: &[u8]) -> Option<Self> {
-        let side = shape.side();
-        // Without short-circuiting, so that the compiler checks many cells at once: every answer is made here.
-        let in_range = cells
-            .iter()
-            .fold(true, |ok, &v| ok & (usize::from(v) <= side));
-        (cells.len() == shape.cells() && in_range).then(|| Self {
+        (cells.len() == shape.cells() && in_range(cells, shape.side())).then(|| Self {
             shape,
             cells: Cells::from_slice(cells),
         })
@@ -46,11 +41,7 @@ impl Grid {
     /// without touching the heap.
     pub fn from_fn(shape: BoxShape, value: impl FnMut(usize) -> u8) -> Option<Self> {
         let cells: Cells = (0..shape.cells()).map(value).collect();
-        let side = shape.side();
-        let in_range = cells
-            .iter()
-            .fold(true, |ok, &v| ok & (usize::from(v) <= side));
-        in_range.then_some(Self { shape, cells })
+        in_range(&cells, shape.side()).then_some(Self { shape, cells })
     }
 
     /// An empty grid of the given shape.
@@ -126,6 +117,14 @@ impl Grid {
             .map(|&v| char::from(symbols.write(v)))
             .collect()
     }
+}
+
+/// True when every value is at most `side`. Without short-circuiting, so that the compiler checks many cells at
+/// once: every answer of every engine is made through here.
+fn in_range(cells: &[u8], side: usize) -> bool {
+    cells
+        .iter()
+        .fold(true, |ok, &v| ok & (usize::from(v) <= side))
 }
 
 impl fmt::Display for Grid {
