@@ -1,6 +1,6 @@
 //! Property tests: the readers never panic, whatever the bytes, and every record names a real line.
 
-use forkboard::sudoku::format::{Format, ReadOptions, Reader};
+use forkboard::sudoku::format::{Format, ReadOptions, Reader, Record, Splitter};
 use forkboard::sudoku::{BoxShape, Symbols};
 use proptest::prelude::*;
 
@@ -72,6 +72,21 @@ proptest! {
     #[test]
     fn puzzle_like_text_never_panics(bytes in puzzleish(), options in any_options()) {
         read_all(&bytes, options);
+    }
+
+    #[test]
+    fn pieces_read_exactly_like_the_whole_input(
+        bytes in puzzleish(),
+        options in any_options(),
+        size in 1usize..300,
+    ) {
+        let whole: Vec<Record> = Reader::new(&bytes[..], options).collect();
+        let mut splitter = Splitter::new(&bytes[..], options);
+        let pieces: Vec<Record> = std::iter::from_fn(|| splitter.next_piece(size))
+            .flat_map(|piece| piece.records(options))
+            .collect();
+        prop_assert_eq!(splitter.format(), Reader::new(&bytes[..], options).format());
+        prop_assert_eq!(pieces, whole);
     }
 
     #[test]

@@ -66,6 +66,17 @@ impl Tally {
         }
     }
 
+    /// Adds another tally's counts (of answers counted elsewhere, e.g. on another thread).
+    pub fn merge(&mut self, other: &Tally) {
+        self.puzzles += other.puzzles;
+        self.solved += other.solved;
+        self.unique += other.unique;
+        self.multiple += other.multiple;
+        self.no_solution += other.no_solution;
+        self.invalid += other.invalid;
+        self.gave_up += other.gave_up;
+    }
+
     /// True when every puzzle was solved.
     pub fn all_solved(&self) -> bool {
         self.no_solution == 0 && self.invalid == 0 && self.gave_up == 0

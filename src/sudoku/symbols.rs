@@ -45,30 +45,58 @@ impl FromStr for Symbols {
 }
 
 /// True for the characters every alphabet reads as an empty cell (`0` aside, which depends on the alphabet).
-pub fn is_empty_marker(byte: u8) -> bool {
+pub const fn is_empty_marker(byte: u8) -> bool {
     matches!(byte, b'.' | b'_' | b'-' | b'*')
 }
 
+/// The value a table gives a byte that is no symbol: larger than every grid side, so one comparison with the
+/// side rejects it and a value too large for the grid alike.
+pub const NOT_A_SYMBOL: u8 = u8::MAX;
+
+/// What each byte means in an alphabet, before the grid's side is known: 0 for an empty marker, a value from 1
+/// to 35, or [`NOT_A_SYMBOL`].
+const fn value_table(symbols: Symbols) -> [u8; 256] {
+    let mut table = [NOT_A_SYMBOL; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = if is_empty_marker(b) {
+            0
+        } else {
+            match (symbols, b) {
+                (Symbols::Standard, b'0') => 0,
+                (Symbols::Standard, b'1'..=b'9') => b - b'0',
+                (Symbols::Standard, b'a'..=b'z') => b - b'a' + 10,
+                (Symbols::Standard, b'A'..=b'Z') => b - b'A' + 10,
+                (Symbols::Hex, b'0'..=b'9') => b - b'0' + 1,
+                (Symbols::Hex, b'a'..=b'f') => b - b'a' + 11,
+                (Symbols::Hex, b'A'..=b'F') => b - b'A' + 11,
+                _ => NOT_A_SYMBOL,
+            }
+        };
+        byte += 1;
+    }
+    table
+}
+
+static STANDARD_VALUES: [u8; 256] = value_table(Symbols::Standard);
+static HEX_VALUES: [u8; 256] = value_table(Symbols::Hex);
+
 impl Symbols {
+    /// Each byte's value in this alphabet (see [`value_table`]): a file's every cell is read through it.
+    pub fn values(self) -> &'static [u8; 256] {
+        match self {
+            Symbols::Standard => &STANDARD_VALUES,
+            Symbols::Hex => &HEX_VALUES,
+        }
+    }
+
     /// Reads one character for a grid of side `side`.
     pub fn read(self, byte: u8, side: usize) -> Cell {
-        if is_empty_marker(byte) {
-            return Cell::Empty;
-        }
-        let value = match (self, byte) {
-            (Symbols::Standard, b'0') => return Cell::Empty,
-            (Symbols::Standard, b'1'..=b'9') => byte - b'0',
-            (Symbols::Standard, b'a'..=b'z') => byte - b'a' + 10,
-            (Symbols::Standard, b'A'..=b'Z') => byte - b'A' + 10,
-            (Symbols::Hex, b'0'..=b'9') => byte - b'0' + 1,
-            (Symbols::Hex, b'a'..=b'f') => byte - b'a' + 11,
-            (Symbols::Hex, b'A'..=b'F') => byte - b'A' + 11,
-            _ => return Cell::Bad,
-        };
-        if usize::from(value) <= side {
-            Cell::Value(value)
-        } else {
-            Cell::Bad
+        match self.values()[usize::from(byte)] {
+            0 => Cell::Empty,
+            value if usize::from(value) <= side => Cell::Value(value),
+            _ => Cell::Bad,
         }
     }
 

@@ -117,6 +117,22 @@ impl Engines {
             .collect())
     }
 
+    /// Answers records one after another on this thread's CPU solver, for a caller that spreads its work over
+    /// the cores itself; it says how many with [`Engines::count_on_cpu`].
+    pub fn answer_on_this_thread(&self, records: &[Record], mode: Mode) -> Vec<Answer> {
+        with_thread_solver(self.config.max_guesses, |solver| {
+            records
+                .iter()
+                .map(|record| answer(record, solver, mode))
+                .collect()
+        })
+    }
+
+    /// Counts puzzles answered on the CPU by [`Engines::answer_on_this_thread`].
+    pub fn count_on_cpu(&mut self, puzzles: u64) {
+        self.on_cpu += puzzles;
+    }
+
     /// Fault injection (`--lose-gpu-after`): the GPU device is destroyed after `submissions` submissions.
     pub fn lose_gpu_after(&self, submissions: u64) {
         if let Some(gpu) = &self.gpu {

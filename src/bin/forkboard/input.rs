@@ -1,11 +1,11 @@
 //! Opening the input: a file or standard input, with a byte count for the progress bar.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use forkboard::sudoku::format::{ReadOptions, Reader};
+use forkboard::sudoku::format::{ReadOptions, Reader, Splitter};
 
 use crate::InputArgs;
 
@@ -23,11 +23,24 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// An open input: the record reader, its size when known, and the bytes read so far.
+/// An open input: its bytes, its size when known, and the bytes read so far.
 pub struct Input {
-    pub reader: Reader<Box<dyn BufRead + Send>>,
+    raw: Box<dyn Read + Send>,
+    options: ReadOptions,
     pub size: Option<u64>,
     pub read: Arc<AtomicU64>,
+}
+
+impl Input {
+    /// The input read one record after another.
+    pub fn reader(self) -> Reader<BufReader<Box<dyn Read + Send>>> {
+        Reader::new(BufReader::with_capacity(1 << 16, self.raw), self.options)
+    }
+
+    /// The input cut into pieces of whole records, to be read on every core.
+    pub fn splitter(self) -> Splitter<Box<dyn Read + Send>> {
+        Splitter::new(self.raw, self.options)
+    }
 }
 
 impl InputArgs {
@@ -56,14 +69,12 @@ impl InputArgs {
             let size = file.metadata().ok().map(|m| m.len());
             (Box::new(file), size)
         };
-        let counted = Counted {
-            inner: raw,
-            read: Arc::clone(&read),
-        };
-        let buffered: Box<dyn BufRead + Send> =
-            Box::new(BufReader::with_capacity(1 << 16, counted));
         Ok(Input {
-            reader: Reader::new(buffered, self.options()),
+            raw: Box::new(Counted {
+                inner: raw,
+                read: Arc::clone(&read),
+            }),
+            options: self.options(),
             size,
             read,
         })

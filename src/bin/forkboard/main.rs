@@ -99,7 +99,8 @@ struct SolveArgs {
     /// the other puzzles are still solved.
     #[arg(long, value_name = "N", default_value_t = forkboard::sudoku::solver::DEFAULT_MAX_GUESSES)]
     max_guesses: u64,
-    /// Puzzles read and answered together (default: 16384 on the CPU, 131072 on the GPU); memory grows with it.
+    /// About how many puzzles are read and answered together (default: 16384 on the CPU, 131072 on the GPU);
+    /// memory grows with it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk: Option<u64>,
     /// Fault injection for tests: destroy the GPU device after K submissions (the run must finish on the CPU).

@@ -1,21 +1,26 @@
 //! `forkboard solve`: read in chunks, answer each chunk on the chosen engine, write in input order.
 
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
 use forkboard::sudoku::answer::{Mode, Tally};
-use forkboard::sudoku::format::{Answer, Record, Writer};
+use forkboard::sudoku::format::{
+    Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
+};
+use forkboard::sudoku::symbols::Symbols;
 
 use crate::SolveArgs;
 use crate::engine::Engines;
-use crate::input::Input;
 
 /// Puzzles read and answered together on the CPU: large enough to keep every core busy, small enough that a
 /// file of millions of puzzles streams in bounded memory.
@@ -69,7 +74,9 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     if let Some(k) = args.lose_gpu_after {
         engines.lose_gpu_after(k);
     }
-    let mut input = args.input.open()?;
+    let input = args.input.open()?;
+    let (size, read) = (input.size, Arc::clone(&input.read));
+    let mut splitter = input.splitter();
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write + Send> = match &out_path {
         Some(path) => Box::new(
@@ -77,15 +84,20 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         ),
         None => Box::new(io::stdout()),
     };
-    let writer = Writer::new(
-        BufWriter::new(sink),
-        input.reader.format(),
-        args.input.symbols,
-    );
-    let progress = progress_bar(input.size);
+    let progress = progress_bar(size);
     let started = Instant::now();
     let chunk = args.chunk.map(|n| n as usize);
-    let (tally, read_error) = pipeline(&mut engines, &mut input, writer, mode, chunk, &progress)?;
+    let stages = Stages {
+        busy: Busy::default(),
+        options: args.input.options(),
+        mode,
+        format: splitter.format(),
+        symbols: args.input.symbols,
+        chunk,
+        progress: &progress,
+        read: &read,
+    };
+    let (tally, read_error) = stages.run(&mut engines, &mut splitter, BufWriter::new(sink))?;
     if let Some(e) = read_error {
         return Err(format!(
             "reading stopped after {} puzzles: {e}",
@@ -95,6 +107,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     progress.finish_and_clear();
     if args.stats {
         print_stats(&tally, args.count.is_some(), started.elapsed(), &engines);
+        eprintln!("stages       {}", stages.busy.describe());
         if let Some(path) = out_path {
             eprintln!("written to   {}", path.display());
         }
@@ -102,65 +115,272 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     Ok(tally.all_solved())
 }
 
-/// Reads, answers and writes on three threads, so that parsing the next chunk and writing the last one overlap
-/// with the engine answering this one (on an easy batch the GPU takes a few milliseconds; serial parsing and
-/// writing would bound the run). Chunks keep input order through the channels, and at most a few are in flight,
-/// so memory stays bounded however long the input. Returns the tally of what was written and any read error.
-fn pipeline(
-    engines: &mut Engines,
-    input: &mut Input,
-    mut writer: Writer<BufWriter<Box<dyn Write + Send>>>,
+/// Time each stage spent working (not waiting for its neighbours), in nanoseconds: `--stats` shows which one
+/// bounds a run.
+#[derive(Default)]
+struct Busy {
+    read: AtomicU64,
+    parse: AtomicU64,
+    answer: AtomicU64,
+    format: AtomicU64,
+    write: AtomicU64,
+}
+
+/// Runs `work`, adding its time to `total`.
+fn timed<T>(total: &AtomicU64, work: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = work();
+    total.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    result
+}
+
+impl Busy {
+    /// One line for `--stats`.
+    fn describe(&self) -> String {
+        let seconds = |total: &AtomicU64| total.load(Ordering::Relaxed) as f64 * 1e-9;
+        format!(
+            "read {:.3} · parse {:.3} · answer {:.3} · format {:.3} · write {:.3} (seconds busy)",
+            seconds(&self.read),
+            seconds(&self.parse),
+            seconds(&self.answer),
+            seconds(&self.format),
+            seconds(&self.write)
+        )
+    }
+}
+
+/// Answers formatted for the output as a part that others come before ([`Writer::continuing`]), with their
+/// tally.
+struct Formatted {
+    bytes: Vec<u8>,
+    tally: Tally,
+}
+
+/// A formatted part and its place in the output.
+type Part = (usize, Formatted);
+
+/// How many parts the writing stage has written, for a reader that must not run too far ahead of it; closed
+/// when the writer stops early (an error, a closed pipe).
+#[derive(Default)]
+struct WrittenParts {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl WrittenParts {
+    /// Waits until fewer than `window` parts before part `index` are unwritten; false once the writer stopped.
+    fn wait_for_room(&self, index: usize, window: usize) -> bool {
+        let state = self.state.lock().expect("no thread panics holding it");
+        let state = self
+            .changed
+            .wait_while(state, |&mut (written, closed)| {
+                !closed && index >= written + window
+            })
+            .expect("no thread panics holding it");
+        !state.1
+    }
+
+    fn set(&self, written: usize, closed: bool) {
+        *self.state.lock().expect("no thread panics holding it") = (written, closed);
+        self.changed.notify_all();
+    }
+}
+
+/// How large the GPU's chunks are: about `next_size` puzzles, of `bytes_per_record` input bytes each so far (one
+/// 9×9 line to start with).
+struct ChunkSizes {
+    next_size: AtomicUsize,
+    bytes_per_record: AtomicUsize,
+}
+
+/// What the stages of a run share.
+struct Stages<'a> {
+    busy: Busy,
+    options: ReadOptions,
     mode: Mode,
+    /// The output's layout and alphabet.
+    format: Format,
+    symbols: Symbols,
+    /// `--chunk`, when given.
     chunk: Option<usize>,
-    progress: &ProgressBar,
-) -> Result<(Tally, Option<io::Error>), String> {
-    let chunk_size = |engines: &Engines| chunk.unwrap_or_else(|| default_chunk(engines));
-    let next_size = AtomicUsize::new(chunk_size(engines));
-    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
-    let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
-    let reader = &mut input.reader;
-    let read = &input.read;
-    let next_size = &next_size;
-    thread::scope(|scope| {
-        // `move`: the reader thread owns the sending end, so the channel closes when the input ends.
+    progress: &'a ProgressBar,
+    /// Input bytes read so far, for the progress bar.
+    read: &'a AtomicU64,
+}
+
+impl Stages<'_> {
+    /// Reads, answers and writes with every core, in input order and bounded memory. A reading thread cuts the
+    /// input into pieces of whole records ([`Splitter`]) and a writing thread puts formatted parts in order and
+    /// copies them out. In between, on the CPU each piece is read, answered and formatted by one core, the
+    /// cores taking pieces as they free up; on the GPU whole chunks are parsed, answered and formatted in three
+    /// stages of their own, so that the CPU's parts overlap the device's. Returns the tally of what was written
+    /// and any read error; on an engine error, everything answered before it is still written.
+    fn run(
+        &self,
+        engines: &mut Engines,
+        splitter: &mut Splitter<Box<dyn Read + Send>>,
+        sink: BufWriter<Box<dyn Write + Send>>,
+    ) -> Result<(Tally, Option<io::Error>), String> {
+        let written = WrittenParts::default();
+        let sizes = ChunkSizes {
+            next_size: AtomicUsize::new(0),
+            bytes_per_record: AtomicUsize::new(82),
+        };
+        let (parts_tx, parts_rx) = mpsc::channel::<Part>();
+        thread::scope(|scope| {
+            let (written, sizes) = (&written, &sizes);
+            let writing = scope.spawn(move || self.write(sink, parts_rx, written));
+            let (answering, read_error) = if engines.prefers_large_chunks() {
+                self.in_chunks(scope, engines, splitter, parts_tx, sizes)
+            } else {
+                self.piece_by_piece(scope, engines, splitter, parts_tx, written)
+            };
+            let tally = writing.join().expect("the writer thread does not panic")?;
+            answering.map(|()| (tally, read_error))
+        })
+    }
+
+    /// Puzzles per chunk for the engine in use.
+    fn chunk_size(&self, engines: &Engines) -> usize {
+        self.chunk.unwrap_or_else(|| default_chunk(engines))
+    }
+
+    /// The CPU's way: each piece read, answered and formatted by one core, the cores pulling pieces as they
+    /// free up (no core waits for the slowest piece of a batch). The reader stays at most a window of pieces
+    /// ahead of the writer, so a slow piece holds back a bounded number of finished ones.
+    fn piece_by_piece<'scope>(
+        &'scope self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        engines: &mut Engines,
+        splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+        parts_tx: mpsc::Sender<Part>,
+        written: &'scope WrittenParts,
+    ) -> (Result<(), String>, Option<io::Error>) {
+        let window = 8 * rayon::current_num_threads();
+        // Pieces of about a 64th of a chunk: small enough to spread over the cores, large enough that taking one
+        // costs nothing beside answering it.
+        let piece_bytes = (self.chunk_size(engines) * 82 / 64).clamp(4 << 10, 1 << 20);
+        let (pieces_tx, pieces_rx) = mpsc::sync_channel::<(usize, Piece)>(window);
         let reading = scope.spawn(move || {
-            loop {
-                let chunk: Vec<Record> = reader
-                    .by_ref()
-                    .take(next_size.load(Ordering::Relaxed))
-                    .collect();
-                // Stops when the input ends or nobody takes chunks any more (an error, a closed pipe).
-                if chunk.is_empty() || chunk_tx.send(chunk).is_err() {
+            for index in 0.. {
+                let Some(piece) = timed(&self.busy.read, || splitter.next_piece(piece_bytes))
+                else {
+                    break;
+                };
+                if !written.wait_for_room(index, window) || pieces_tx.send((index, piece)).is_err()
+                {
                     break;
                 }
             }
-            reader.take_io_error()
+            splitter.take_io_error()
         });
-        let writing = scope.spawn(move || -> Result<Tally, String> {
-            let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
-            let mut tally = Tally::default();
-            for (chunk, answers) in answered_rx {
-                for (record, answer) in chunk.iter().zip(&answers) {
-                    match writer.write(record.line, record.puzzle.as_ref().ok(), answer) {
-                        // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
-                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(tally),
-                        other => other.map_err(write_error)?,
+        let answered = AtomicU64::new(0);
+        let engines_here = &*engines;
+        timed(&self.busy.answer, || {
+            pieces_rx.into_iter().par_bridge().for_each_with(
+                parts_tx,
+                |parts_tx, (index, piece)| {
+                    let records = piece.records(self.options);
+                    let answers = engines_here.answer_on_this_thread(&records, self.mode);
+                    answered.fetch_add(records.len() as u64, Ordering::Relaxed);
+                    // The writer may have stopped (a closed pipe); the rest is then not wanted.
+                    let _ = parts_tx.send((index, self.format_part(&records, &answers)));
+                },
+            );
+        });
+        engines.count_on_cpu(answered.into_inner());
+        let read_error = reading.join().expect("the reader thread does not panic");
+        (Ok(()), read_error)
+    }
+
+    /// The GPU's way: chunks parsed on the CPU's cores, answered by the engine on this thread, formatted on
+    /// the cores again, each stage on its own thread so that the device never waits for the host's parts.
+    fn in_chunks<'scope>(
+        &'scope self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        engines: &mut Engines,
+        splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+        parts_tx: mpsc::Sender<Part>,
+        sizes: &'scope ChunkSizes,
+    ) -> (Result<(), String>, Option<io::Error>) {
+        let ChunkSizes {
+            next_size,
+            bytes_per_record,
+        } = sizes;
+        next_size.store(self.chunk_size(engines), Ordering::Relaxed);
+        let (pieces_tx, pieces_rx) = mpsc::sync_channel::<Vec<Piece>>(1);
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
+        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
+        let reading = scope.spawn(move || {
+            loop {
+                let bytes =
+                    next_size.load(Ordering::Relaxed) * bytes_per_record.load(Ordering::Relaxed);
+                // Enough pieces for every core to parse several.
+                let piece = (bytes / 64).clamp(16 << 10, 1 << 20);
+                let pieces = timed(&self.busy.read, || {
+                    let mut pieces = Vec::new();
+                    let mut taken = 0;
+                    while taken < bytes {
+                        let Some(next) = splitter.next_piece(piece) else {
+                            break;
+                        };
+                        taken += next.bytes();
+                        pieces.push(next);
                     }
-                    tally.add(answer);
+                    pieces
+                });
+                // Stops when the input ends or nobody takes pieces any more (an error, a closed pipe).
+                if pieces.is_empty() || pieces_tx.send(pieces).is_err() {
+                    break;
                 }
-                progress.set_position(read.load(Ordering::Relaxed));
             }
-            match writer.finish() {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(write_error(e)),
-                _ => Ok(tally),
+            splitter.take_io_error()
+        });
+        scope.spawn(move || {
+            let (mut bytes, mut records) = (0, 0);
+            for pieces in pieces_rx {
+                bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
+                let chunk: Vec<Record> = timed(&self.busy.parse, || {
+                    pieces
+                        .into_par_iter()
+                        .flat_map_iter(|piece| piece.records(self.options))
+                        .collect()
+                });
+                records += chunk.len();
+                // Bounded, so that a long run of comments cannot make the next chunk the whole file.
+                if let Some(estimate) = bytes.checked_div(records) {
+                    bytes_per_record.store(estimate.clamp(16, 4096), Ordering::Relaxed);
+                }
+                if !chunk.is_empty() && chunk_tx.send(chunk).is_err() {
+                    return;
+                }
             }
         });
-        // The engine works on this thread. On an engine error the chunks answered so far are still written.
+        scope.spawn(move || {
+            /// Answers formatted together on one core.
+            const PART: usize = 1024;
+            let mut index = 0;
+            for (chunk, answers) in answered_rx {
+                let parts: Vec<Formatted> = timed(&self.busy.format, || {
+                    chunk
+                        .par_chunks(PART)
+                        .zip(answers.par_chunks(PART))
+                        .map(|(records, answers)| self.format_part(records, answers))
+                        .collect()
+                });
+                for part in parts {
+                    if parts_tx.send((index, part)).is_err() {
+                        return;
+                    }
+                    index += 1;
+                }
+            }
+        });
         let mut answering = Ok(());
         for chunk in chunk_rx {
-            match engines.answer(&chunk, mode) {
+            match timed(&self.busy.answer, || engines.answer(&chunk, self.mode)) {
                 Ok(answers) => {
-                    next_size.store(chunk_size(engines), Ordering::Relaxed);
+                    next_size.store(self.chunk_size(engines), Ordering::Relaxed);
                     if answered_tx.send((chunk, answers)).is_err() {
                         break;
                     }
@@ -172,10 +392,77 @@ fn pipeline(
             }
         }
         drop(answered_tx);
-        let tally = writing.join().expect("the writer thread does not panic")?;
         let read_error = reading.join().expect("the reader thread does not panic");
-        answering.map(|()| (tally, read_error))
-    })
+        (answering, read_error)
+    }
+
+    /// Answers formatted as a part of the output.
+    fn format_part(&self, records: &[Record], answers: &[Answer]) -> Formatted {
+        let mut writer = Writer::continuing(Vec::new(), self.format, self.symbols);
+        let mut tally = Tally::default();
+        for (record, answer) in records.iter().zip(answers) {
+            writer
+                .write(record.line, record.puzzle.as_ref().ok(), answer)
+                .expect("writing to memory does not fail");
+            tally.add(answer);
+        }
+        let bytes = writer.finish().expect("writing to memory does not fail");
+        Formatted { bytes, tally }
+    }
+
+    /// The writing stage: parts put back in order and copied out, the first one opening the output.
+    fn write(
+        &self,
+        mut sink: BufWriter<Box<dyn Write + Send>>,
+        parts: mpsc::Receiver<Part>,
+        written: &WrittenParts,
+    ) -> Result<Tally, String> {
+        let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
+        let mut tally = Tally::default();
+        let mut waiting: BTreeMap<usize, Formatted> = BTreeMap::new();
+        let mut next = 0;
+        let result = 'writing: {
+            for (index, part) in parts {
+                waiting.insert(index, part);
+                while let Some(part) = waiting.remove(&next) {
+                    let started = Instant::now();
+                    // A part without records writes nothing (not even a CSV header).
+                    let pieces = match (tally.puzzles, part.tally.puzzles) {
+                        (_, 0) => [&b""[..], b""],
+                        (0, _) => opening(self.format, &part.bytes),
+                        _ => [&part.bytes[..], b""],
+                    };
+                    for bytes in pieces {
+                        match sink.write_all(bytes) {
+                            // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
+                            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                                break 'writing Ok(());
+                            }
+                            other => {
+                                if let Err(e) = other {
+                                    break 'writing Err(write_error(e));
+                                }
+                            }
+                        }
+                    }
+                    tally.merge(&part.tally);
+                    next += 1;
+                    written.set(next, false);
+                    self.progress
+                        .set_position(self.read.load(Ordering::Relaxed));
+                    let spent = started.elapsed().as_nanos() as u64;
+                    self.busy.write.fetch_add(spent, Ordering::Relaxed);
+                }
+            }
+            match sink.flush() {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(write_error(e)),
+                _ => Ok(()),
+            }
+        };
+        // Whatever happened, a reader waiting for room goes on (and stops).
+        written.set(next, true);
+        result.map(|()| tally)
+    }
 }
 
 /// Puzzles per chunk for the engine in use.

@@ -27,9 +27,9 @@ fn problem(grid: &Grid) -> Option<String> {
 
 /// Runs the command; `Ok(true)` when every grid is a valid solution.
 pub fn run(args: VerifyArgs) -> Result<bool, String> {
-    let mut input = args.input.open()?;
+    let mut reader = args.input.open()?.reader();
     let (mut grids, mut bad) = (0u64, 0u64);
-    for record in input.reader.by_ref() {
+    for record in reader.by_ref() {
         grids += 1;
         let verdict = match (&record.puzzle, &record.given_solution) {
             (Err(e), _) => Some(e.kind.to_string()),
@@ -44,7 +44,7 @@ pub fn run(args: VerifyArgs) -> Result<bool, String> {
             println!("line {}: {why}", record.line);
         }
     }
-    if let Some(e) = input.reader.take_io_error() {
+    if let Some(e) = reader.take_io_error() {
         return Err(format!("reading stopped after {grids} grids: {e}"));
     }
     println!("{grids} grids, {} valid, {bad} invalid", grids - bad);

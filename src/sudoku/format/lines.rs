@@ -42,9 +42,14 @@ pub struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     pub fn new(input: R) -> Self {
+        Self::after(input, 0)
+    }
+
+    /// Lines of an input that continues a file after `lines_before` lines (a piece cut from it), numbered on.
+    pub fn after(input: R, lines_before: usize) -> Self {
         Self {
             input,
-            number: 0,
+            number: lines_before,
             ahead: VecDeque::new(),
             done: false,
             error: None,

@@ -7,6 +7,7 @@
 mod detect;
 mod lines;
 mod read;
+mod split;
 mod write;
 
 use std::fmt;
@@ -20,7 +21,8 @@ use super::symbols::Symbols;
 
 pub use detect::detect;
 pub use read::Reader;
-pub use write::{Answer, Writer};
+pub use split::{Piece, Splitter};
+pub use write::{Answer, Writer, opening};
 
 /// The layout of a puzzle file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,15 +7,40 @@ use super::lines::{Line, Lines, MAX_LINE};
 use super::{ErrorKind, Format, PuzzleError, ReadOptions, Record};
 use crate::sudoku::grid::Grid;
 use crate::sudoku::shape::BoxShape;
-use crate::sudoku::symbols::{Cell, Symbols};
+use crate::sudoku::symbols::Symbols;
 
 /// Reads puzzles one at a time from any buffered input, in the layout asked for or detected.
 pub struct Reader<R> {
     lines: Lines<R>,
     options: ReadOptions,
     format: Format,
-    /// CSV only: the puzzle and solution column indexes.
-    columns: Option<(usize, Option<usize>)>,
+    /// CSV only: the columns, once the header is read.
+    columns: Option<CsvColumns>,
+}
+
+/// Where a CSV file keeps its puzzles and solutions, read from its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CsvColumns {
+    /// The puzzle column; `usize::MAX` when the header has none (nothing after it can be read).
+    pub puzzle: usize,
+    /// The solution column, if any.
+    pub solution: Option<usize>,
+}
+
+impl CsvColumns {
+    /// The columns a header line names.
+    pub fn from_header(header: &[u8]) -> Self {
+        let names: Vec<&[u8]> = split_fields(header).collect();
+        let find = |wanted: &[&str]| {
+            names
+                .iter()
+                .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w.as_bytes())))
+        };
+        Self {
+            puzzle: find(&PUZZLE_COLUMNS).unwrap_or(usize::MAX),
+            solution: find(&SOLUTION_COLUMNS),
+        }
+    }
 }
 
 impl<R: BufRead> Reader<R> {
@@ -33,6 +58,23 @@ impl<R: BufRead> Reader<R> {
             options,
             format,
             columns: None,
+        }
+    }
+
+    /// A reader of a piece cut from a file at a record boundary ([`super::Splitter`]): the file's layout, its CSV
+    /// columns once its header has been read, and the number of lines before the piece.
+    pub(super) fn resume(
+        input: R,
+        options: ReadOptions,
+        format: Format,
+        columns: Option<CsvColumns>,
+        lines_before: usize,
+    ) -> Self {
+        Self {
+            lines: Lines::after(input, lines_before),
+            options,
+            format,
+            columns,
         }
     }
 
@@ -80,23 +122,20 @@ impl<R: BufRead> Reader<R> {
     fn read_csv(&mut self) -> Option<Record> {
         if self.columns.is_none() {
             let header = self.next_content()?;
-            let names: Vec<&[u8]> = split_fields(&header.bytes).collect();
-            let find = |wanted: &[&str]| {
-                names
-                    .iter()
-                    .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w.as_bytes())))
-            };
-            let Some(puzzle) = find(&PUZZLE_COLUMNS) else {
+            let columns = CsvColumns::from_header(&header.bytes);
+            self.columns = Some(columns);
+            if columns.puzzle == usize::MAX {
+                // Every later row is unreadable too: the header is reported once, and reading stops.
                 let kind = ErrorKind::Unrecognised(
                     "a CSV header needs a `quizzes` or `puzzle` column".to_string(),
                 );
-                // Every later row is unreadable too; report the header once and stop.
-                self.columns = Some((usize::MAX, None));
                 return Some(record(header.number, Err(kind), None));
-            };
-            self.columns = Some((puzzle, find(&SOLUTION_COLUMNS)));
+            }
         }
-        let (puzzle_col, solution_col) = self.columns.expect("set above");
+        let CsvColumns {
+            puzzle: puzzle_col,
+            solution: solution_col,
+        } = self.columns.expect("set above");
         if puzzle_col == usize::MAX {
             return None;
         }
@@ -160,7 +199,9 @@ impl<R: BufRead> Reader<R> {
             }
             if line.is_blank() {
                 // A blank line ends a block; a pretty grid may have blank lines between its bands.
-                if !rows.is_empty() && (!pretty || error.is_some()) {
+                // So does any error, even before a first row (a too-long line): a blank line after an error always
+                // starts afresh, which lets a block file be cut into pieces at its blank lines.
+                if (!rows.is_empty() || error.is_some()) && (!pretty || error.is_some()) {
                     return Some(record(
                         start,
                         Err(unfinished(error, rows.len(), side)),
@@ -256,22 +297,29 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
             symbols: "hex",
         });
     }
-    // On the stack up to 9×9: a file's every record passes here.
-    let mut values: smallvec::SmallVec<[u8; 81]> = smallvec::SmallVec::with_capacity(chars.len());
-    for (i, &byte) in chars.iter().enumerate() {
-        match options.symbols.read(byte, side) {
-            Cell::Empty => values.push(0),
-            Cell::Value(v) => values.push(v),
-            Cell::Bad => {
-                return Err(ErrorKind::BadSymbol {
-                    row: i / side + 1,
-                    col: i % side + 1,
-                    found: describe_byte(byte),
-                    side,
-                    alphabet: alphabet(options.symbols, side),
-                });
-            }
-        }
+    // On the stack up to 9×9: a file's every record passes here. Every cell through one table, then one check
+    // for all of them without an early exit (so it is done many cells at a time); the bad cell is looked for
+    // only when there is one.
+    let table = options.symbols.values();
+    let mut values: smallvec::SmallVec<[u8; 81]> = smallvec::smallvec![0; chars.len()];
+    for (value, &byte) in values.iter_mut().zip(chars) {
+        *value = table[usize::from(byte)];
+    }
+    let bad = values
+        .iter()
+        .fold(false, |bad, &v| bad | (usize::from(v) > side));
+    if bad {
+        let i = values
+            .iter()
+            .position(|&v| usize::from(v) > side)
+            .expect("a bad cell");
+        return Err(ErrorKind::BadSymbol {
+            row: i / side + 1,
+            col: i % side + 1,
+            found: describe_byte(chars[i]),
+            side,
+            alphabet: alphabet(options.symbols, side),
+        });
     }
     Ok(Grid::new(shape, &values).expect("length and values checked"))
 }

@@ -75,6 +75,20 @@ impl Answer {
     }
 }
 
+/// The first line of a CSV output.
+const CSV_HEADER: &[u8] = b"quizzes,solutions,status\n";
+
+/// A part written by [`Writer::continuing`] as the start of an output: what the output opens with (the CSV
+/// header), then the part without the separator it puts before its first record (blocks and grids), in that
+/// order. Together they are what [`Writer::new`] writes for the same records.
+pub fn opening(format: Format, part: &[u8]) -> [&[u8]; 2] {
+    match format {
+        Format::Csv => [CSV_HEADER, part],
+        Format::Line => [b"", part],
+        Format::Block | Format::Grid => [b"", part.strip_prefix(b"\n").unwrap_or(part)],
+    }
+}
+
 /// Writes one record per puzzle in a given layout.
 pub struct Writer<W> {
     out: W,
@@ -94,13 +108,25 @@ impl<W: Write> Writer<W> {
         }
     }
 
+    /// A writer of a part of an output that other records come before (written elsewhere, e.g. by other
+    /// threads): no header, and a separator before its first record where the layout has them. A part that
+    /// turns out to come first is made an output's start by [`opening`].
+    pub fn continuing(out: W, format: Format, symbols: Symbols) -> Self {
+        Self {
+            out,
+            format,
+            symbols,
+            written: 1,
+        }
+    }
+
     /// Writes the answer for the puzzle read at `line` (`puzzle` is what was read, if anything).
     pub fn write(&mut self, line: usize, puzzle: Option<&Grid>, answer: &Answer) -> io::Result<()> {
         let first = self.written == 0;
         self.written += 1;
         if self.format == Format::Csv {
             if first {
-                writeln!(self.out, "quizzes,solutions,status")?;
+                self.out.write_all(CSV_HEADER)?;
             }
             let puzzle = puzzle.map(|p| p.to_line(self.symbols)).unwrap_or_default();
             let solution = match answer {
@@ -125,10 +151,12 @@ impl<W: Write> Writer<W> {
                 let count = count.map(|(n, hit)| format!("{n}{}", if hit { "+" } else { "" }));
                 match (self.format, count) {
                     (Format::Line, None) => {
-                        writeln!(self.out, "{}", solution.to_line(self.symbols))
+                        self.write_cells(solution)?;
+                        self.out.write_all(b"\n")
                     }
                     (Format::Line, Some(c)) => {
-                        writeln!(self.out, "{} {c}", solution.to_line(self.symbols))
+                        self.write_cells(solution)?;
+                        writeln!(self.out, " {c}")
                     }
                     (format, count) => {
                         if let Some(c) = count {
@@ -154,6 +182,16 @@ impl<W: Write> Writer<W> {
     pub fn finish(mut self) -> io::Result<W> {
         self.out.flush()?;
         Ok(self.out)
+    }
+
+    /// The cells as one line of symbols, without a line end (on the stack up to 9×9: most answers are that).
+    fn write_cells(&mut self, grid: &Grid) -> io::Result<()> {
+        let line: smallvec::SmallVec<[u8; 81]> = grid
+            .cells()
+            .iter()
+            .map(|&v| self.symbols.write(v))
+            .collect();
+        self.out.write_all(&line)
     }
 
     fn write_block(&mut self, grid: &Grid) -> io::Result<()> {
@@ -224,6 +262,38 @@ mod tests {
             solve_all("quizzes\n123434122143432.\n", Format::Csv, true),
             "quizzes,solutions,status\n123434122143432.,1234341221434321,\"unique\"\n"
         );
+    }
+
+    #[test]
+    fn an_output_written_in_parts_equals_one_written_whole() {
+        let input = "1...............\n11..............\n....2...........\n";
+        let records: Vec<_> = Reader::new(input.as_bytes(), ReadOptions::default()).collect();
+        let mut solver = Solver::new();
+        let answers: Vec<_> = records
+            .iter()
+            .map(|r| answer(r, &mut solver, Mode::Count(2)))
+            .collect();
+        for format in [Format::Line, Format::Block, Format::Grid, Format::Csv] {
+            let write = |mut w: Writer<Vec<u8>>, from: usize, to: usize| {
+                for (r, a) in records[from..to].iter().zip(&answers[from..to]) {
+                    w.write(r.line, r.puzzle.as_ref().ok(), a).unwrap();
+                }
+                w.finish().unwrap()
+            };
+            let whole = write(Writer::new(Vec::new(), format, Symbols::Standard), 0, 3);
+            let part = |from, to| {
+                write(
+                    Writer::continuing(Vec::new(), format, Symbols::Standard),
+                    from,
+                    to,
+                )
+            };
+            for cut in 1..3 {
+                let first = part(0, cut);
+                let parts = [opening(format, &first).concat(), part(cut, 3)].concat();
+                assert_eq!(parts, whole, "{format} cut after {cut}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,491 @@
+//! Cutting an input into pieces of whole records, so that many threads can read one file.
+//!
+//! The [`Splitter`] reads raw bytes and cuts them where a fresh [`Reader`] would start in the same state as
+//! one that had read everything before: after any line for one-puzzle-per-line files and CSV (once the header is
+//! known), after a blank line for blocks. It only looks for line ends, so it runs at memory speed on one thread
+//! while the pieces are parsed on every core. Pretty grids, whose puzzles may hold blank lines between their
+//! bands, and block files without blank lines are read by one [`Reader`] here instead, piece by piece.
+
+use std::io::{self, BufReader, Chain, Cursor, Read};
+use std::mem;
+
+use super::detect::SAMPLE_LINES;
+use super::lines::MAX_LINE;
+use super::read::CsvColumns;
+use super::{Format, ReadOptions, Reader, Record};
+
+/// Bytes asked of the input at a time.
+const READ_SIZE: usize = 1 << 20;
+
+/// A run of whole records of the input, to be read on any thread.
+pub struct Piece {
+    body: Body,
+    /// Input bytes the piece covers.
+    bytes: usize,
+}
+
+enum Body {
+    /// Raw text, with what a reader needs to start in the middle of the file.
+    Text {
+        text: Vec<u8>,
+        format: Format,
+        columns: Option<CsvColumns>,
+        lines_before: usize,
+    },
+    /// Records already read (pretty grids and blocks without blank lines).
+    Records(Vec<Record>),
+}
+
+impl Piece {
+    /// Input bytes the piece covers (roughly, for records read on the splitter's thread).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The piece's records, in input order, numbered by their lines in the whole input.
+    pub fn records(self, options: ReadOptions) -> Vec<Record> {
+        match self.body {
+            Body::Text {
+                text,
+                format,
+                columns,
+                lines_before,
+            } => Reader::resume(&text[..], options, format, columns, lines_before).collect(),
+            Body::Records(records) => records,
+        }
+    }
+}
+
+/// The reader behind records read on the splitter's own thread: what was already taken from the input first.
+type Sequential<R> = Reader<BufReader<Counting<Chain<Cursor<Vec<u8>>, R>>>>;
+
+/// Where the splitter takes its bytes from.
+enum Source<R> {
+    /// The input itself, cut into text pieces.
+    Raw(R),
+    /// One reader over the rest of the input.
+    Sequential(Box<Sequential<R>>),
+    /// Between the two, for a moment.
+    Moving,
+}
+
+/// Cuts an input into [`Piece`]s at record boundaries; see the module documentation.
+pub struct Splitter<R> {
+    source: Source<R>,
+    options: ReadOptions,
+    format: Format,
+    /// CSV: the columns, once the header has gone into a piece.
+    columns: Option<CsvColumns>,
+    /// Lines of the input before `pending`.
+    lines_before: usize,
+    /// Bytes read; those from `start` on are not yet in a piece.
+    pending: Vec<u8>,
+    start: usize,
+    /// Where the last, unfinished line of `pending` starts.
+    line_start: usize,
+    /// Dropping the rest of a line too long to keep (it is reported as too long all the same).
+    skipping: bool,
+    /// The input has ended (or failed).
+    ended: bool,
+    /// Where each read lands before it joins `pending`.
+    block: Box<[u8]>,
+    error: Option<io::Error>,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter of `input`, with its layout detected from the first lines unless `options` names one.
+    pub fn new(input: R, options: ReadOptions) -> Self {
+        let mut splitter = Self {
+            source: Source::Raw(input),
+            options,
+            format: Format::Line,
+            columns: None,
+            lines_before: 0,
+            pending: Vec::new(),
+            start: 0,
+            line_start: 0,
+            skipping: false,
+            ended: false,
+            block: vec![0; READ_SIZE].into_boxed_slice(),
+            error: None,
+        };
+        // Enough lines for detection, exactly as a reader of the whole input would see them.
+        while !splitter.ended
+            && count_lines(&splitter.pending) < SAMPLE_LINES
+            && splitter.pending.len() < SAMPLE_LINES * (MAX_LINE + 2)
+        {
+            splitter.read_more();
+        }
+        splitter.format = Reader::new(&splitter.pending[..], options).format();
+        if splitter.format == Format::Grid {
+            splitter.go_sequential();
+        }
+        splitter
+    }
+
+    /// The layout being read.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The first I/O error, if reading stopped on one. Everything before its last whole line was handed out.
+    pub fn take_io_error(&mut self) -> Option<io::Error> {
+        match &mut self.source {
+            Source::Sequential(reader) => reader.take_io_error().or(self.error.take()),
+            _ => self.error.take(),
+        }
+    }
+
+    /// The next piece of about `size` bytes (more when a record needs it), or `None` at the end.
+    pub fn next_piece(&mut self, size: usize) -> Option<Piece> {
+        if let Source::Sequential(reader) = &mut self.source {
+            return sequential_piece(reader, size);
+        }
+        let size = size.max(1);
+        loop {
+            if let Some(cut) = self.cut(size) {
+                return Some(self.text_piece(cut));
+            }
+            if self.ended {
+                return None;
+            }
+            // A block file without a blank line this far: its records are only found by reading them.
+            if self.pending.len() - self.start > 4 * size.max(READ_SIZE) {
+                self.go_sequential();
+                return self.next_piece(size);
+            }
+            self.read_more();
+        }
+    }
+
+    /// Where a piece of at least `size` bytes from `start` may end: after the first line from there that a
+    /// fresh reader can start after. At the end of the input, the rest is one piece.
+    fn cut(&self, size: usize) -> Option<usize> {
+        let from = self.start + size - 1;
+        let whole = self.line_start;
+        let found = if from >= whole {
+            None
+        } else {
+            match self.format {
+                Format::Line | Format::Csv => self.pending[from..whole]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map(|i| from + i + 1),
+                _ => {
+                    // From the start of the line holding `from`, the end of the first blank line (a too-long
+                    // line of spaces is no blank line).
+                    let line_begin = self.pending[self.start..from]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(self.start, |i| self.start + i + 1);
+                    let mut end = line_begin;
+                    self.pending[line_begin..whole]
+                        .split_inclusive(|&b| b == b'\n')
+                        .find_map(|line| {
+                            end += line.len();
+                            let blank = line.len() <= MAX_LINE + 1
+                                && line.iter().all(u8::is_ascii_whitespace);
+                            blank.then_some(end)
+                        })
+                }
+            }
+        };
+        found.or_else(|| {
+            (self.ended && self.start < self.pending.len()).then_some(self.pending.len())
+        })
+    }
+
+    /// Takes `pending[start..cut]` as a text piece.
+    fn text_piece(&mut self, cut: usize) -> Piece {
+        let text = self.pending[self.start..cut].to_vec();
+        self.start = cut;
+        let columns = self.columns;
+        if self.format == Format::Csv && self.columns.is_none() {
+            // The first content line of the file is the header; later pieces are read with its columns.
+            let mut lines = super::lines::Lines::new(&text[..]);
+            while let Some(line) = lines.next_line() {
+                if !line.is_blank() && !line.is_comment() {
+                    self.columns = Some(CsvColumns::from_header(&line.bytes));
+                    break;
+                }
+            }
+        }
+        let lines_before = self.lines_before;
+        self.lines_before += count_lines(&text);
+        Piece {
+            bytes: text.len(),
+            body: Body::Text {
+                text,
+                format: self.format,
+                columns,
+                lines_before,
+            },
+        }
+    }
+
+    /// Appends the next bytes of the input to `pending`, keeping at most `MAX_LINE + 1` bytes of any line (a
+    /// reader reports such a line as too long from those alone).
+    fn read_more(&mut self) {
+        let Source::Raw(input) = &mut self.source else {
+            return;
+        };
+        // What went into pieces goes; what is left is less than a piece and a line.
+        self.pending.drain(..self.start);
+        self.line_start -= self.start;
+        self.start = 0;
+        let n = loop {
+            match input.read(&mut self.block) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    // What came before the unfinished line is read; the unfinished line is lost, as it would be
+                    // for a reader of the whole input.
+                    self.error = Some(e);
+                    self.pending.truncate(self.line_start);
+                    self.ended = true;
+                    return;
+                }
+            }
+        };
+        if n == 0 {
+            self.ended = true;
+            return;
+        }
+        let mut data = &self.block[..n];
+        if self.skipping {
+            let Some(end) = data.iter().position(|&b| b == b'\n') else {
+                return;
+            };
+            data = &data[end + 1..];
+            self.skipping = false;
+            self.pending.push(b'\n');
+            self.line_start = self.pending.len();
+        }
+        if let Some(last) = data.iter().rposition(|&b| b == b'\n') {
+            self.line_start = self.pending.len() + last + 1;
+        }
+        self.pending.extend_from_slice(data);
+        if self.pending.len() - self.line_start > MAX_LINE + 1 {
+            self.pending.truncate(self.line_start + MAX_LINE + 1);
+            self.skipping = true;
+        }
+    }
+
+    /// From here on, records are read by one reader on this thread, starting with what is pending.
+    fn go_sequential(&mut self) {
+        let Source::Raw(input) = mem::replace(&mut self.source, Source::Moving) else {
+            unreachable!("only raw input goes sequential");
+        };
+        let mut pending = mem::take(&mut self.pending);
+        pending.drain(..self.start);
+        let rest = Counting {
+            inner: Cursor::new(pending).chain(input),
+            count: 0,
+        };
+        let reader = Reader::resume(
+            BufReader::with_capacity(1 << 16, rest),
+            self.options,
+            self.format,
+            self.columns,
+            self.lines_before,
+        );
+        self.source = Source::Sequential(Box::new(reader));
+    }
+}
+
+/// Records read by the sequential reader until about `size` more bytes of the input are behind it.
+fn sequential_piece<R: Read>(reader: &mut Sequential<R>, size: usize) -> Option<Piece> {
+    let start = reader.get_mut().get_ref().count;
+    let mut records = Vec::new();
+    while reader.get_mut().get_ref().count - start < size as u64 {
+        match reader.next() {
+            Some(record) => records.push(record),
+            None => break,
+        }
+    }
+    let bytes = (reader.get_mut().get_ref().count - start) as usize;
+    (!records.is_empty()).then_some(Piece {
+        body: Body::Records(records),
+        bytes,
+    })
+}
+
+/// A reader that counts the bytes taken from it.
+struct Counting<R> {
+    inner: R,
+    count: u64,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+}
+
+/// Line ends in `bytes` (a plain count, which the compiler turns into wide compares).
+fn count_lines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Reads `input` the way [`Splitter`] pieces are read, for tests.
+#[cfg(test)]
+fn split_all(input: &[u8], options: ReadOptions, size: usize) -> Vec<Record> {
+    let mut splitter = Splitter::new(input, options);
+    std::iter::from_fn(|| splitter.next_piece(size))
+        .flat_map(|piece| piece.records(options))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(input: &[u8]) -> Vec<Record> {
+        Reader::new(input, ReadOptions::default()).collect()
+    }
+
+    const HARD: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn layouts() -> Vec<(&'static str, String)> {
+        let line = format!(
+            "# a comment\n{HARD}\n\r\n{}\n{HARD}x\n{HARD}\r\n",
+            &HARD[..70]
+        )
+        .repeat(40);
+        let csv = format!(
+            "quizzes,solutions\n{}",
+            format!("{HARD},\n{},\n", &HARD[..80]).repeat(60)
+        );
+        let block: String = (0..50)
+            .map(|i| {
+                let rows: Vec<&str> = (0..9).map(|r| &HARD[r * 9..r * 9 + 9]).collect();
+                let rows = if i % 7 == 3 { &rows[..5] } else { &rows[..] };
+                rows.join("\n") + "\n\n"
+            })
+            .collect();
+        let mut grid = String::new();
+        for _ in 0..30 {
+            for (r, row) in HARD.as_bytes().chunks(9).enumerate() {
+                if r % 3 == 0 && r > 0 {
+                    grid.push('\n');
+                }
+                let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
+                grid.push_str(&format!(
+                    "{} | {} | {}\n",
+                    cells[..3].join(" "),
+                    cells[3..6].join(" "),
+                    cells[6..].join(" ")
+                ));
+            }
+            grid.push('\n');
+        }
+        vec![
+            ("line", line),
+            ("csv", csv),
+            ("block", block),
+            ("grid", grid),
+        ]
+    }
+
+    #[test]
+    fn pieces_read_exactly_like_the_whole_input_in_every_layout() {
+        for (name, text) in layouts() {
+            let expect = whole(text.as_bytes());
+            assert!(expect.len() >= 30, "{name}: {}", expect.len());
+            for size in [1, 7, 100, 1000, 1 << 20] {
+                let got = split_all(text.as_bytes(), ReadOptions::default(), size);
+                assert_eq!(got, expect, "{name} in pieces of {size} bytes");
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_cut_at_record_boundaries_of_the_asked_size() {
+        let text = format!("{HARD}\n").repeat(10_000);
+        let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
+        let piece = splitter.next_piece(8_000).unwrap();
+        assert_eq!(piece.bytes() % 82, 0, "whole lines");
+        assert!((8_000..8_000 + 82).contains(&piece.bytes()));
+        let records = piece.records(ReadOptions::default());
+        assert_eq!(records.len(), 8_000usize.div_ceil(82));
+        let next = splitter
+            .next_piece(8_000)
+            .unwrap()
+            .records(ReadOptions::default());
+        assert_eq!(
+            next[0].line,
+            records.len() + 1,
+            "lines numbered through the file"
+        );
+    }
+
+    #[test]
+    fn a_too_long_line_is_reported_without_being_kept() {
+        let mut text = format!("{HARD}\n").into_bytes();
+        // Longer than one read: held to `MAX_LINE + 1` bytes however long it is.
+        text.extend(std::iter::repeat_n(b'1', 5 * READ_SIZE));
+        text.extend_from_slice(format!("\n{HARD}\n").as_bytes());
+        let got = split_all(&text, ReadOptions::default(), 100);
+        assert_eq!(got, whole(&text));
+        assert_eq!(got.len(), 3);
+        assert!(got[1].puzzle.is_err());
+        let mut splitter = Splitter::new(&text[..], ReadOptions::default());
+        while let Some(piece) = splitter.next_piece(100) {
+            assert!(piece.bytes() < READ_SIZE, "{}", piece.bytes());
+        }
+    }
+
+    #[test]
+    fn blocks_without_blank_lines_are_read_in_one_place() {
+        let block: String = (0..9)
+            .map(|r| format!("{}\n", &HARD[r * 9..r * 9 + 9]))
+            .collect();
+        // More than the splitter holds while it looks for a blank line.
+        let text = block.repeat(60_000);
+        let options = ReadOptions {
+            format: Some(Format::Block),
+            ..ReadOptions::default()
+        };
+        let mut splitter = Splitter::new(text.as_bytes(), options);
+        let mut records = Vec::new();
+        while let Some(piece) = splitter.next_piece(1000) {
+            records.extend(piece.records(options));
+        }
+        assert_eq!(
+            records,
+            Reader::new(text.as_bytes(), options).collect::<Vec<_>>()
+        );
+        assert_eq!(records.len(), 60_000);
+    }
+
+    /// An input that fails after some bytes.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("the disk went away"));
+            }
+            let n = buf.len().min(self.0.len()).min(1000);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_input_error_keeps_every_whole_line_before_it() {
+        let text = format!("{HARD}\n").repeat(100);
+        let cut = &text.as_bytes()[..82 * 50 + 40];
+        let mut splitter = Splitter::new(Failing(cut), ReadOptions::default());
+        let mut records = Vec::new();
+        while let Some(piece) = splitter.next_piece(500) {
+            records.extend(piece.records(ReadOptions::default()));
+        }
+        assert_eq!(records.len(), 50);
+        assert!(splitter.take_io_error().is_some());
+    }
+}
