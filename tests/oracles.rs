@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, Format, ReadOptions, Reader, Record};
 use forkboard::sudoku::generate;
-use forkboard::sudoku::{BoxShape, Solver, verify};
+use forkboard::sudoku::{BoxShape, Grid, Solver, verify};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -93,7 +93,10 @@ fn every_17_clue_puzzle_has_exactly_one_solution() {
 fn kaggle_solutions_match_the_given_ones() {
     let answers = solve_set("kaggle_10k.csv", Mode::First, 10000);
     for (rec, ans) in &answers {
-        let given = rec.given_solution.as_ref().expect("kaggle gives solutions");
+        let given: &Grid = rec
+            .given_solution
+            .as_deref()
+            .expect("kaggle gives solutions");
         let Answer::Solved { solution, .. } = ans else {
             unreachable!()
         };

@@ -99,7 +99,7 @@ struct SolveArgs {
     /// the other puzzles are still solved.
     #[arg(long, value_name = "N", default_value_t = forkboard::sudoku::solver::DEFAULT_MAX_GUESSES)]
     max_guesses: u64,
-    /// About how many puzzles are read and answered together (default: 16384 on the CPU, 131072 on the GPU);
+    /// About how many puzzles are read and answered together (default: 65536 on the CPU, 131072 on the GPU);
     /// memory grows with it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk: Option<u64>,

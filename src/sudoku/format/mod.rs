@@ -82,8 +82,9 @@ pub struct Record {
     pub line: usize,
     /// The puzzle, or what is wrong with it.
     pub puzzle: Result<Grid, PuzzleError>,
-    /// The solution the file gives alongside (a CSV `solutions` column), if any.
-    pub given_solution: Option<Grid>,
+    /// The solution the file gives alongside (a CSV `solutions` column), if any. Boxed: most files have none,
+    /// and every record of a file is moved between threads.
+    pub given_solution: Option<Box<Grid>>,
 }
 
 /// A puzzle that could not be read or is invalid, with the line it starts on.

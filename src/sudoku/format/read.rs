@@ -268,7 +268,7 @@ fn record(line: usize, puzzle: Result<Grid, ErrorKind>, given_solution: Option<G
     Record {
         line,
         puzzle: puzzle.map_err(|kind| PuzzleError { line, kind }),
-        given_solution,
+        given_solution: given_solution.map(Box::new),
     }
 }
 

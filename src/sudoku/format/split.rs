@@ -14,8 +14,10 @@ use super::lines::MAX_LINE;
 use super::read::CsvColumns;
 use super::{Format, ReadOptions, Reader, Record};
 
-/// Bytes asked of the input at a time.
+/// The most bytes asked of the input at a time.
 const READ_SIZE: usize = 1 << 20;
+/// The fewest: beyond a piece's size, enough to reach the end of the line that ends it.
+const READ_MIN: usize = 16 << 10;
 
 /// A run of whole records of the input, to be read on any thread.
 pub struct Piece {
@@ -78,17 +80,14 @@ pub struct Splitter<R> {
     columns: Option<CsvColumns>,
     /// Lines of the input before `pending`.
     lines_before: usize,
-    /// Bytes read; those from `start` on are not yet in a piece.
+    /// Bytes read and not yet in a piece.
     pending: Vec<u8>,
-    start: usize,
     /// Where the last, unfinished line of `pending` starts.
     line_start: usize,
     /// Dropping the rest of a line too long to keep (it is reported as too long all the same).
     skipping: bool,
     /// The input has ended (or failed).
     ended: bool,
-    /// Where each read lands before it joins `pending`.
-    block: Box<[u8]>,
     error: Option<io::Error>,
 }
 
@@ -102,11 +101,9 @@ impl<R: Read> Splitter<R> {
             columns: None,
             lines_before: 0,
             pending: Vec::new(),
-            start: 0,
             line_start: 0,
             skipping: false,
             ended: false,
-            block: vec![0; READ_SIZE].into_boxed_slice(),
             error: None,
         };
         // Enough lines for detection, exactly as a reader of the whole input would see them.
@@ -114,7 +111,7 @@ impl<R: Read> Splitter<R> {
             && count_lines(&splitter.pending) < SAMPLE_LINES
             && splitter.pending.len() < SAMPLE_LINES * (MAX_LINE + 2)
         {
-            splitter.read_more();
+            splitter.read_more(READ_MIN);
         }
         splitter.format = Reader::new(&splitter.pending[..], options).format();
         if splitter.format == Format::Grid {
@@ -150,18 +147,19 @@ impl<R: Read> Splitter<R> {
                 return None;
             }
             // A block file without a blank line this far: its records are only found by reading them.
-            if self.pending.len() - self.start > 4 * size.max(READ_SIZE) {
+            if self.pending.len() > 4 * size.max(READ_SIZE) {
                 self.go_sequential();
                 return self.next_piece(size);
             }
-            self.read_more();
+            // Up to the size asked, and a little more for the line that ends the piece.
+            self.read_more(size.saturating_sub(self.pending.len()) + READ_MIN);
         }
     }
 
-    /// Where a piece of at least `size` bytes from `start` may end: after the first line from there that a
-    /// fresh reader can start after. At the end of the input, the rest is one piece.
+    /// Where a piece of at least `size` bytes may end: after the first line from there that a fresh reader can
+    /// start after. At the end of the input, the rest is one piece.
     fn cut(&self, size: usize) -> Option<usize> {
-        let from = self.start + size - 1;
+        let from = size - 1;
         let whole = self.line_start;
         let found = if from >= whole {
             None
@@ -174,10 +172,10 @@ impl<R: Read> Splitter<R> {
                 _ => {
                     // From the start of the line holding `from`, the end of the first blank line (a too-long
                     // line of spaces is no blank line).
-                    let line_begin = self.pending[self.start..from]
+                    let line_begin = self.pending[..from]
                         .iter()
                         .rposition(|&b| b == b'\n')
-                        .map_or(self.start, |i| self.start + i + 1);
+                        .map_or(0, |i| i + 1);
                     let mut end = line_begin;
                     self.pending[line_begin..whole]
                         .split_inclusive(|&b| b == b'\n')
@@ -190,15 +188,15 @@ impl<R: Read> Splitter<R> {
                 }
             }
         };
-        found.or_else(|| {
-            (self.ended && self.start < self.pending.len()).then_some(self.pending.len())
-        })
+        found.or_else(|| (self.ended && !self.pending.is_empty()).then_some(self.pending.len()))
     }
 
-    /// Takes `pending[start..cut]` as a text piece.
+    /// Takes `pending[..cut]` as a text piece: the bytes stay where they were read, only the few after the cut
+    /// move.
     fn text_piece(&mut self, cut: usize) -> Piece {
-        let text = self.pending[self.start..cut].to_vec();
-        self.start = cut;
+        let rest = self.pending.split_off(cut);
+        let text = mem::replace(&mut self.pending, rest);
+        self.line_start = self.line_start.saturating_sub(cut);
         let columns = self.columns;
         if self.format == Format::Csv && self.columns.is_none() {
             // The first content line of the file is the header; later pieces are read with its columns.
@@ -223,48 +221,48 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// Appends the next bytes of the input to `pending`, keeping at most `MAX_LINE + 1` bytes of any line (a
-    /// reader reports such a line as too long from those alone).
-    fn read_more(&mut self) {
+    /// Appends about `want` more bytes of the input to `pending` (straight into it), keeping at most
+    /// `MAX_LINE + 1` bytes of any line (a reader reports such a line as too long from those alone).
+    fn read_more(&mut self, want: usize) {
         let Source::Raw(input) = &mut self.source else {
             return;
         };
-        // What went into pieces goes; what is left is less than a piece and a line.
-        self.pending.drain(..self.start);
-        self.line_start -= self.start;
-        self.start = 0;
-        let n = loop {
-            match input.read(&mut self.block) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    // What came before the unfinished line is read; the unfinished line is lost, as it would be
-                    // for a reader of the whole input.
-                    self.error = Some(e);
-                    self.pending.truncate(self.line_start);
-                    self.ended = true;
-                    return;
-                }
+        let old = self.pending.len();
+        let ask = want.clamp(READ_MIN, READ_SIZE) as u64;
+        match input.by_ref().take(ask).read_to_end(&mut self.pending) {
+            Ok(0) => {
+                self.ended = true;
+                return;
             }
-        };
-        if n == 0 {
-            self.ended = true;
-            return;
+            Ok(_) => {}
+            Err(e) => {
+                // What came before the unfinished line is read; the unfinished line is lost, as it would be
+                // for a reader of the whole input.
+                // (Bytes may have come before the error: their whole lines count.)
+                let whole = self.pending[old..].iter().rposition(|&b| b == b'\n');
+                let keep = if self.skipping {
+                    old
+                } else {
+                    whole.map_or(self.line_start, |i| old + i + 1)
+                };
+                self.pending.truncate(keep);
+                self.error = Some(e);
+                self.ended = true;
+                return;
+            }
         }
-        let mut data = &self.block[..n];
         if self.skipping {
-            let Some(end) = data.iter().position(|&b| b == b'\n') else {
+            // The rest of a too-long line goes, up to its line end, which stays.
+            let Some(end) = self.pending[old..].iter().position(|&b| b == b'\n') else {
+                self.pending.truncate(old);
                 return;
             };
-            data = &data[end + 1..];
+            self.pending.drain(old..old + end);
             self.skipping = false;
-            self.pending.push(b'\n');
-            self.line_start = self.pending.len();
         }
-        if let Some(last) = data.iter().rposition(|&b| b == b'\n') {
-            self.line_start = self.pending.len() + last + 1;
+        if let Some(last) = self.pending[old..].iter().rposition(|&b| b == b'\n') {
+            self.line_start = old + last + 1;
         }
-        self.pending.extend_from_slice(data);
         if self.pending.len() - self.line_start > MAX_LINE + 1 {
             self.pending.truncate(self.line_start + MAX_LINE + 1);
             self.skipping = true;
@@ -276,8 +274,7 @@ impl<R: Read> Splitter<R> {
         let Source::Raw(input) = mem::replace(&mut self.source, Source::Moving) else {
             unreachable!("only raw input goes sequential");
         };
-        let mut pending = mem::take(&mut self.pending);
-        pending.drain(..self.start);
+        let pending = mem::take(&mut self.pending);
         let rest = Counting {
             inner: Cursor::new(pending).chain(input),
             count: 0,

@@ -306,7 +306,7 @@ mod tests {
             assert_eq!(back.len(), 1, "{format}: {out}");
             // CSV keeps the puzzle and adds the solution column; the others write the solution itself.
             let grid = match format {
-                Format::Csv => back[0].given_solution.clone().unwrap(),
+                Format::Csv => *back[0].given_solution.clone().unwrap(),
                 _ => back[0].puzzle.clone().unwrap(),
             };
             assert!(grid.is_full(), "{format}");
