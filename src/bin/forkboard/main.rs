@@ -5,6 +5,7 @@ mod engine;
 mod input;
 mod queens;
 mod solve;
+mod stages;
 mod verify;
 
 use std::path::PathBuf;

@@ -1,0 +1,400 @@
+//! The stages of `forkboard solve`: a reading thread cuts the input into pieces of whole records, the cores
+//! (or the GPU) answer them, and a writing thread puts the formatted answers back in order.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, Read, Write};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+use std::thread;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use forkboard::sudoku::answer::{Mode, Tally};
+use forkboard::sudoku::format::{
+    Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
+};
+use forkboard::sudoku::symbols::Symbols;
+
+use crate::engine::Engines;
+
+/// Puzzles per chunk on the CPU, which answers pieces of a 64th of a chunk: about a thousand 9×9 puzzles a piece
+/// (84 KB), which on the H100 machine ran 10% faster than a quarter of that and kept peak memory near 30 MB.
+const CPU_CHUNK: usize = 1 << 16;
+/// The same for the GPU, larger: each GPU batch ends with a tail of rounds where only its hardest puzzles
+/// still run, so fewer, larger batches keep the device fuller.
+const GPU_CHUNK: usize = 1 << 17;
+
+/// Time each stage spent working (not waiting for its neighbours), in nanoseconds: `--stats` shows which one
+/// bounds a run.
+#[derive(Default)]
+pub struct Busy {
+    read: AtomicU64,
+    /// The CPU's single step: pieces read, answered and formatted.
+    pieces: AtomicU64,
+    parse: AtomicU64,
+    answer: AtomicU64,
+    format: AtomicU64,
+    write: AtomicU64,
+}
+
+/// Runs `work`, adding its time to `total`.
+fn timed<T>(total: &AtomicU64, work: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = work();
+    total.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    result
+}
+
+impl Busy {
+    /// One line for `--stats`: the stages that ran, in order.
+    pub fn describe(&self) -> String {
+        let stages = [
+            ("read", &self.read),
+            ("pieces", &self.pieces),
+            ("parse", &self.parse),
+            ("answer", &self.answer),
+            ("format", &self.format),
+            ("write", &self.write),
+        ];
+        let busy: Vec<String> = stages
+            .iter()
+            .map(|(name, total)| (name, total.load(Ordering::Relaxed)))
+            .filter(|&(_, nanos)| nanos > 0)
+            .map(|(name, nanos)| format!("{name} {:.3}", nanos as f64 * 1e-9))
+            .collect();
+        format!("{} (seconds busy)", busy.join(" · "))
+    }
+}
+
+/// Answers formatted for the output as a part that others come before ([`Writer::continuing`]), with their
+/// tally.
+struct Formatted {
+    bytes: Vec<u8>,
+    tally: Tally,
+}
+
+/// A formatted part and its place in the output.
+type Part = (usize, Formatted);
+
+/// How many parts the writing stage has written, for a reader that must not run too far ahead of it; closed
+/// when the writer stops early (an error, a closed pipe).
+#[derive(Default)]
+struct WrittenParts {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl WrittenParts {
+    /// Waits until fewer than `window` parts before part `index` are unwritten; false once the writer stopped.
+    fn wait_for_room(&self, index: usize, window: usize) -> bool {
+        let state = self.state.lock().expect("no thread panics holding it");
+        let state = self
+            .changed
+            .wait_while(state, |&mut (written, closed)| {
+                !closed && index >= written + window
+            })
+            .expect("no thread panics holding it");
+        !state.1
+    }
+
+    fn set(&self, written: usize, closed: bool) {
+        *self.state.lock().expect("no thread panics holding it") = (written, closed);
+        self.changed.notify_all();
+    }
+}
+
+/// How large the GPU's chunks are: about `next_size` puzzles, of `bytes_per_record` input bytes each so far (one
+/// 9×9 line to start with).
+struct ChunkSizes {
+    next_size: AtomicUsize,
+    bytes_per_record: AtomicUsize,
+}
+
+/// What the stages of a run share.
+pub struct Stages<'a> {
+    /// Each stage's busy time.
+    pub busy: Busy,
+    /// How the pieces are read.
+    pub options: ReadOptions,
+    /// First solution or a count.
+    pub mode: Mode,
+    /// The output's layout.
+    pub format: Format,
+    /// The output's alphabet.
+    pub symbols: Symbols,
+    /// `--chunk`, when given.
+    pub chunk: Option<usize>,
+    /// The progress bar, moved as parts are written.
+    pub progress: &'a ProgressBar,
+    /// Input bytes read so far, for the progress bar.
+    pub read: &'a AtomicU64,
+}
+
+impl Stages<'_> {
+    /// Reads, answers and writes with every core, in input order and bounded memory. A reading thread cuts the
+    /// input into pieces of whole records ([`Splitter`]) and a writing thread puts formatted parts in order and
+    /// copies them out. In between, on the CPU each piece is read, answered and formatted by one core, the
+    /// cores taking pieces as they free up; on the GPU whole chunks are parsed, answered and formatted in three
+    /// stages of their own, so that the CPU's parts overlap the device's. Returns the tally of what was written
+    /// and any read error; on an engine error, everything answered before it is still written.
+    pub fn run(
+        &self,
+        engines: &mut Engines,
+        splitter: &mut Splitter<Box<dyn Read + Send>>,
+        sink: BufWriter<Box<dyn Write + Send>>,
+    ) -> Result<(Tally, Option<io::Error>), String> {
+        let written = WrittenParts::default();
+        let sizes = ChunkSizes {
+            next_size: AtomicUsize::new(0),
+            bytes_per_record: AtomicUsize::new(82),
+        };
+        let (parts_tx, parts_rx) = mpsc::channel::<Part>();
+        thread::scope(|scope| {
+            let (written, sizes) = (&written, &sizes);
+            let writing = scope.spawn(move || self.write(sink, parts_rx, written));
+            let (answering, read_error) = if engines.prefers_large_chunks() {
+                self.in_chunks(scope, engines, splitter, parts_tx, sizes)
+            } else {
+                self.piece_by_piece(scope, engines, splitter, parts_tx, written)
+            };
+            let tally = writing.join().expect("the writer thread does not panic")?;
+            answering.map(|()| (tally, read_error))
+        })
+    }
+
+    /// Puzzles per chunk for the engine in use.
+    fn chunk_size(&self, engines: &Engines) -> usize {
+        self.chunk.unwrap_or_else(|| default_chunk(engines))
+    }
+
+    /// The CPU's way: each piece read, answered and formatted by one core, the cores pulling pieces as they
+    /// free up (no core waits for the slowest piece of a batch). The reader stays at most a window of pieces
+    /// ahead of the writer, so a slow piece holds back a bounded number of finished ones.
+    fn piece_by_piece<'scope>(
+        &'scope self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        engines: &mut Engines,
+        splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+        parts_tx: mpsc::Sender<Part>,
+        written: &'scope WrittenParts,
+    ) -> (Result<(), String>, Option<io::Error>) {
+        let window = 8 * rayon::current_num_threads();
+        // Pieces of about a 64th of a chunk: small enough to spread over the cores, large enough that taking one
+        // costs nothing beside answering it.
+        let piece_bytes = (self.chunk_size(engines) * 82 / 64).clamp(4 << 10, 4 << 20);
+        let (pieces_tx, pieces_rx) = mpsc::sync_channel::<(usize, Piece)>(window);
+        let reading = scope.spawn(move || {
+            for index in 0.. {
+                let Some(piece) = timed(&self.busy.read, || splitter.next_piece(piece_bytes))
+                else {
+                    break;
+                };
+                if !written.wait_for_room(index, window) || pieces_tx.send((index, piece)).is_err()
+                {
+                    break;
+                }
+            }
+            splitter.take_io_error()
+        });
+        let answered = AtomicU64::new(0);
+        let engines_here = &*engines;
+        timed(&self.busy.pieces, || {
+            pieces_rx.into_iter().par_bridge().for_each_with(
+                parts_tx,
+                |parts_tx, (index, piece)| {
+                    let records = piece.records(self.options);
+                    let answers = engines_here.answer_on_this_thread(&records, self.mode);
+                    answered.fetch_add(records.len() as u64, Ordering::Relaxed);
+                    // The writer may have stopped (a closed pipe); the rest is then not wanted.
+                    let _ = parts_tx.send((index, self.format_part(&records, &answers)));
+                },
+            );
+        });
+        engines.count_on_cpu(answered.into_inner());
+        let read_error = reading.join().expect("the reader thread does not panic");
+        (Ok(()), read_error)
+    }
+
+    /// The GPU's way: chunks parsed on the CPU's cores, answered by the engine on this thread, formatted on
+    /// the cores again, each stage on its own thread so that the device never waits for the host's parts.
+    fn in_chunks<'scope>(
+        &'scope self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        engines: &mut Engines,
+        splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+        parts_tx: mpsc::Sender<Part>,
+        sizes: &'scope ChunkSizes,
+    ) -> (Result<(), String>, Option<io::Error>) {
+        let ChunkSizes {
+            next_size,
+            bytes_per_record,
+        } = sizes;
+        next_size.store(self.chunk_size(engines), Ordering::Relaxed);
+        let (pieces_tx, pieces_rx) = mpsc::sync_channel::<Vec<Piece>>(1);
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
+        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
+        let reading = scope.spawn(move || {
+            loop {
+                let bytes =
+                    next_size.load(Ordering::Relaxed) * bytes_per_record.load(Ordering::Relaxed);
+                // Enough pieces for every core to parse several.
+                let piece = (bytes / 64).clamp(16 << 10, 1 << 20);
+                let pieces = timed(&self.busy.read, || {
+                    let mut pieces = Vec::new();
+                    let mut taken = 0;
+                    while taken < bytes {
+                        let Some(next) = splitter.next_piece(piece) else {
+                            break;
+                        };
+                        taken += next.bytes();
+                        pieces.push(next);
+                    }
+                    pieces
+                });
+                // Stops when the input ends or nobody takes pieces any more (an error, a closed pipe).
+                if pieces.is_empty() || pieces_tx.send(pieces).is_err() {
+                    break;
+                }
+            }
+            splitter.take_io_error()
+        });
+        scope.spawn(move || {
+            let (mut bytes, mut records) = (0, 0);
+            for pieces in pieces_rx {
+                bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
+                let chunk: Vec<Record> = timed(&self.busy.parse, || {
+                    pieces
+                        .into_par_iter()
+                        .flat_map_iter(|piece| piece.records(self.options))
+                        .collect()
+                });
+                records += chunk.len();
+                // Bounded, so that a long run of comments cannot make the next chunk the whole file.
+                if let Some(estimate) = bytes.checked_div(records) {
+                    bytes_per_record.store(estimate.clamp(16, 4096), Ordering::Relaxed);
+                }
+                if !chunk.is_empty() && chunk_tx.send(chunk).is_err() {
+                    return;
+                }
+            }
+        });
+        scope.spawn(move || {
+            /// Answers formatted together on one core.
+            const PART: usize = 1024;
+            let mut index = 0;
+            for (chunk, answers) in answered_rx {
+                let parts: Vec<Formatted> = timed(&self.busy.format, || {
+                    chunk
+                        .par_chunks(PART)
+                        .zip(answers.par_chunks(PART))
+                        .map(|(records, answers)| self.format_part(records, answers))
+                        .collect()
+                });
+                for part in parts {
+                    if parts_tx.send((index, part)).is_err() {
+                        return;
+                    }
+                    index += 1;
+                }
+            }
+        });
+        let mut answering = Ok(());
+        for chunk in chunk_rx {
+            match timed(&self.busy.answer, || engines.answer(&chunk, self.mode)) {
+                Ok(answers) => {
+                    next_size.store(self.chunk_size(engines), Ordering::Relaxed);
+                    if answered_tx.send((chunk, answers)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    answering = Err(e);
+                    break;
+                }
+            }
+        }
+        drop(answered_tx);
+        let read_error = reading.join().expect("the reader thread does not panic");
+        (answering, read_error)
+    }
+
+    /// Answers formatted as a part of the output.
+    fn format_part(&self, records: &[Record], answers: &[Answer]) -> Formatted {
+        let mut writer = Writer::continuing(Vec::new(), self.format, self.symbols);
+        let mut tally = Tally::default();
+        for (record, answer) in records.iter().zip(answers) {
+            writer
+                .write(record.line, record.puzzle.as_ref().ok(), answer)
+                .expect("writing to memory does not fail");
+            tally.add(answer);
+        }
+        let bytes = writer.finish().expect("writing to memory does not fail");
+        Formatted { bytes, tally }
+    }
+
+    /// The writing stage: parts put back in order and copied out, the first one opening the output.
+    fn write(
+        &self,
+        mut sink: BufWriter<Box<dyn Write + Send>>,
+        parts: mpsc::Receiver<Part>,
+        written: &WrittenParts,
+    ) -> Result<Tally, String> {
+        let write_error = |e: io::Error| format!("cannot write the solutions: {e}");
+        let mut tally = Tally::default();
+        let mut waiting: BTreeMap<usize, Formatted> = BTreeMap::new();
+        let mut next = 0;
+        let result = 'writing: {
+            for (index, part) in parts {
+                waiting.insert(index, part);
+                while let Some(part) = waiting.remove(&next) {
+                    let started = Instant::now();
+                    // A part without records writes nothing (not even a CSV header).
+                    let pieces = match (tally.puzzles, part.tally.puzzles) {
+                        (_, 0) => [&b""[..], b""],
+                        (0, _) => opening(self.format, &part.bytes),
+                        _ => [&part.bytes[..], b""],
+                    };
+                    for bytes in pieces {
+                        match sink.write_all(bytes) {
+                            // The reader of our output left (`forkboard solve big.txt | head`): stop quietly.
+                            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                                break 'writing Ok(());
+                            }
+                            other => {
+                                if let Err(e) = other {
+                                    break 'writing Err(write_error(e));
+                                }
+                            }
+                        }
+                    }
+                    tally.merge(&part.tally);
+                    next += 1;
+                    written.set(next, false);
+                    self.progress
+                        .set_position(self.read.load(Ordering::Relaxed));
+                    let spent = started.elapsed().as_nanos() as u64;
+                    self.busy.write.fetch_add(spent, Ordering::Relaxed);
+                }
+            }
+            match sink.flush() {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(write_error(e)),
+                _ => Ok(()),
+            }
+        };
+        // Whatever happened, a reader waiting for room goes on (and stops).
+        written.set(next, true);
+        result.map(|()| tally)
+    }
+}
+
+/// Puzzles per chunk for the engine in use.
+fn default_chunk(engines: &Engines) -> usize {
+    if engines.prefers_large_chunks() {
+        GPU_CHUNK
+    } else {
+        CPU_CHUNK
+    }
+}
