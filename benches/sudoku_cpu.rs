@@ -1,14 +1,18 @@
 //! Single-thread CPU benchmark: Forkboard's solver beside the MIT-licensed `msolve` crate on each shared data
 //! set, both counting up to 2 solutions (the uniqueness check, as in `../shared/data/README.md`), both from
-//! puzzles parsed beforehand. Median of 3 runs; compare the ratio column, not absolute figures, across runs.
+//! puzzles parsed beforehand. Median of 3 runs; compare the ratio columns, not absolute figures, across runs.
+//! The engine column is the same count through what the CPU engine does for every record (`answer`: the givens
+//! checked, the thread's solver, the answer checked and built), as a share of the raw solver's rate.
 //!
 //! Run: `cargo bench --bench sudoku_cpu` (from the repository root, with `../shared` beside it).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use forkboard::sudoku::format::{ReadOptions, Reader};
-use forkboard::sudoku::{Grid, Solver};
+use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
+use forkboard::sudoku::{Grid, Solver, with_thread_solver};
 
 const SETS: [&str; 4] = [
     "kaggle_10k.csv",
@@ -18,14 +22,12 @@ const SETS: [&str; 4] = [
 ];
 const RUNS: usize = 3;
 
-fn load(name: &str) -> Vec<Grid> {
+fn load(name: &str) -> Vec<Record> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/sudoku")
         .join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Reader::new(&bytes[..], ReadOptions::default())
-        .map(|r| r.puzzle.expect("the shared sets are valid"))
-        .collect()
+    Reader::new(&bytes[..], ReadOptions::default()).collect()
 }
 
 /// Puzzles per second, median of `RUNS`, and a checksum so no run can be optimised away.
@@ -43,11 +45,15 @@ fn rate(puzzles: usize, mut run: impl FnMut() -> u64) -> (f64, u64) {
 
 fn main() {
     println!(
-        "| set | puzzles | forkboard (puzzles/s) | msolve 0.6 (puzzles/s) | ratio | guesses/puzzle |"
+        "| set | puzzles | forkboard (puzzles/s) | msolve 0.6 (puzzles/s) | ratio | guesses/puzzle | engine path | share of raw |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for name in SETS {
-        let grids = load(name);
+        let records = load(name);
+        let grids: Vec<Grid> = records
+            .iter()
+            .map(|r| r.puzzle.clone().expect("the shared sets are valid"))
+            .collect();
         let cells: Vec<[u8; 81]> = grids
             .iter()
             .map(|g| g.cells().try_into().expect("9×9"))
@@ -71,15 +77,34 @@ fn main() {
                 .map(|c| msolve::Sudoku::from(c).count_solutions(2) as u64)
                 .sum()
         });
+        let (engine, found_by_engine) = rate(records.len(), || {
+            with_thread_solver(DEFAULT_MAX_GUESSES, |solver| {
+                records
+                    .iter()
+                    .map(|r| match answer(r, solver, Mode::Count(2)) {
+                        Answer::Solved {
+                            count: Some((n, _)),
+                            ..
+                        } => n,
+                        _ => 0,
+                    })
+                    .sum()
+            })
+        });
         assert_eq!(
             found, found_too,
             "{name}: both solvers count the same solutions"
         );
+        assert_eq!(
+            found, found_by_engine,
+            "{name}: the engine path counts alike"
+        );
         println!(
-            "| {name} | {} | {ours:.0} | {theirs:.0} | {:.2} | {:.1} |",
+            "| {name} | {} | {ours:.0} | {theirs:.0} | {:.2} | {:.1} | {engine:.0} | {:.2} |",
             grids.len(),
             ours / theirs,
-            guesses as f64 / grids.len() as f64
+            guesses as f64 / grids.len() as f64,
+            engine / ours
         );
     }
 }
