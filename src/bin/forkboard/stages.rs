@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
-    Answer, ErrorKind, Format, Piece, PuzzleError, ReadOptions, Record, Splitter, Writer, opening,
+    Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
 };
 use forkboard::sudoku::symbols::Symbols;
 
@@ -266,11 +266,10 @@ impl Stages<'_> {
             for pieces in pieces_rx {
                 bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
                 let chunk: Vec<Record> = timed(&self.busy.parse, || {
-                    let parsed: Vec<Vec<Record>> = pieces
+                    pieces
                         .into_par_iter()
-                        .map(|piece| piece.records(self.options))
-                        .collect();
-                    concat_on_every_core(parsed)
+                        .flat_map_iter(|piece| piece.records(self.options))
+                        .collect()
                 });
                 records += chunk.len();
                 // Bounded, so that a long run of comments cannot make the next chunk the whole file.
@@ -389,38 +388,6 @@ impl Stages<'_> {
         written.set(next, true);
         result.map(|()| tally)
     }
-}
-
-/// The records of consecutive pieces as one chunk, moved on every core: one thread alone would copy all of a GPU
-/// chunk's records (18 MB for 131,072) while the device waits. Slots are made in parallel, then each piece's
-/// records move into their own run of them.
-fn concat_on_every_core(parts: Vec<Vec<Record>>) -> Vec<Record> {
-    let total = parts.iter().map(Vec::len).sum();
-    let mut chunk = Vec::new();
-    (0..total)
-        .into_par_iter()
-        .map(|_| Record {
-            line: 0,
-            puzzle: Err(PuzzleError {
-                line: 0,
-                kind: ErrorKind::Internal(String::new()),
-            }),
-            given_solution: None,
-        })
-        .collect_into_vec(&mut chunk);
-    let mut runs = Vec::with_capacity(parts.len());
-    let mut rest = &mut chunk[..];
-    for part in &parts {
-        let (run, after) = rest.split_at_mut(part.len());
-        runs.push(run);
-        rest = after;
-    }
-    runs.into_par_iter().zip(parts).for_each(|(run, part)| {
-        for (slot, record) in run.iter_mut().zip(part) {
-            *slot = record;
-        }
-    });
-    chunk
 }
 
 /// Puzzles per chunk for the engine in use.
