@@ -321,9 +321,16 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// Line ends in `bytes` (a plain count, which the compiler turns into wide compares).
+/// Line ends in `bytes`. Counted in runs of 255 bytes into a byte-sized sum, which cannot overflow there and
+/// lets the compiler add 32 or 64 compares at once (a plain `filter().count()` widens every compare to 64 bits).
 fn count_lines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    bytes
+        .chunks(255)
+        .map(|run| {
+            let ends: u8 = run.iter().map(|&b| u8::from(b == b'\n')).sum();
+            usize::from(ends)
+        })
+        .sum()
 }
 
 /// Reads `input` the way [`Splitter`] pieces are read, for tests.
