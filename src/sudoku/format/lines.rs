@@ -15,6 +15,28 @@ pub struct Line {
 }
 
 impl Line {
+    /// The line `number` from its raw bytes (without the line end), as [`Lines`] reads it: too long past
+    /// [`MAX_LINE`] bytes (and then kept without its bytes), with a CR before the end and, on the first line, a
+    /// BOM dropped.
+    pub fn from_raw(raw: &[u8], number: usize) -> Line {
+        if raw.len() > MAX_LINE {
+            return Line {
+                number,
+                bytes: Vec::new(),
+                too_long: true,
+            };
+        }
+        let mut bytes = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if number == 1 {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        Line {
+            number,
+            bytes: bytes.to_vec(),
+            too_long: false,
+        }
+    }
+
     /// True for a line of only white space.
     pub fn is_blank(&self) -> bool {
         !self.too_long && self.bytes.iter().all(u8::is_ascii_whitespace)

@@ -174,81 +174,185 @@ impl<R: BufRead> Reader<R> {
 
     /// Block and pretty-grid layouts: rows of one puzzle until N rows (N = the first row's width).
     fn read_rows(&mut self) -> Option<Record> {
-        let pretty = self.format == Format::Grid;
-        let mut start = 0;
-        let mut rows: Vec<Vec<u8>> = Vec::new();
-        let mut side = 0;
-        let mut error: Option<ErrorKind> = None;
-        // What an unfinished puzzle reports: its first error, or the rows it lacks.
-        let unfinished = |error: Option<ErrorKind>, found: usize, expected: usize| {
-            error.unwrap_or(ErrorKind::MissingRows { found, expected })
-        };
+        let mut rows = Rows::new(self.format, self.options);
+        let mut cells: Vec<Vec<u8>> = Vec::new();
+        let symbols = self.options.symbols;
         loop {
             let Some(line) = self.lines.next_line() else {
-                if rows.is_empty() && error.is_none() {
-                    return None;
-                }
-                return Some(record(
-                    start,
-                    Err(unfinished(error, rows.len(), side)),
-                    None,
-                ));
+                return rows
+                    .unfinished()
+                    .map(|(start, kind)| record(start, Err(kind), None));
             };
-            if line.is_comment() {
-                continue;
-            }
-            if line.is_blank() {
-                // A blank line ends a block; a pretty grid may have blank lines between its bands.
-                // So does any error, even before a first row (a too-long line): a blank line after an error always
-                // starts afresh, which lets a block file be cut into pieces at its blank lines.
-                if (!rows.is_empty() || error.is_some()) && (!pretty || error.is_some()) {
-                    return Some(record(
-                        start,
-                        Err(unfinished(error, rows.len(), side)),
-                        None,
-                    ));
+            match rows.feed(&line, |row| {
+                row_cells(row, rows_pretty(self.format), symbols)
+            }) {
+                Step::Other => {}
+                Step::Row(row) => cells.push(row),
+                Step::Last(row) => {
+                    cells.push(row);
+                    let (start, side, error) = rows.take();
+                    let puzzle = match error {
+                        None => parse_cells(&cells.concat(), side, self.options),
+                        Some(kind) => Err(kind),
+                    };
+                    return Some(record(start, puzzle, None));
                 }
-                continue;
-            }
-            if pretty && is_rule(line.trimmed(), (side > 0).then_some(side)) {
-                continue;
-            }
-            if line.too_long {
-                error.get_or_insert(ErrorKind::LineTooLong(MAX_LINE));
-                start = if start == 0 { line.number } else { start };
-                continue;
-            }
-            let cells = if pretty {
-                pretty_row(line.trimmed(), self.options.symbols)
-            } else {
-                line.trimmed().to_vec()
-            };
-            if rows.is_empty() && error.is_none() {
-                start = line.number;
-                side = cells.len();
-                if BoxShape::for_side(side).is_err()
-                    && self.options.shape.is_none_or(|s| s.side() != side)
-                {
-                    error = Some(ErrorKind::Side(side));
+                Step::Ended => {
+                    let (start, kind) = rows.unfinished().expect("an unfinished puzzle ended");
+                    return Some(record(start, Err(kind), None));
                 }
-            }
-            if cells.len() != side {
-                error.get_or_insert(ErrorKind::RowWidth {
-                    row: rows.len() + 1,
-                    at: line.number,
-                    found: cells.len(),
-                    expected: side,
-                });
-            }
-            rows.push(cells);
-            if side > 0 && rows.len() >= side {
-                let puzzle = match error {
-                    None => parse_cells(&rows.concat(), side, self.options),
-                    Some(kind) => Err(kind),
-                };
-                return Some(record(start, puzzle, None));
             }
         }
+    }
+}
+
+fn rows_pretty(format: Format) -> bool {
+    format == Format::Grid
+}
+
+/// A row's cells: one character per cell (a pretty row's separators gone, numbers made symbols).
+fn row_cells(row: &[u8], pretty: bool, symbols: Symbols) -> Vec<u8> {
+    if pretty {
+        pretty_row(row, symbols)
+    } else {
+        row.to_vec()
+    }
+}
+
+/// What a line was to the block or pretty grid being read.
+pub(super) enum Step<C> {
+    /// Not a row: a comment, a rule, a blank line between bands, a too-long line (noted as the puzzle's error).
+    Other,
+    /// A row, and more to come.
+    Row(C),
+    /// The puzzle's last row.
+    Last(C),
+    /// A blank line that ends an unfinished puzzle (see [`Rows::unfinished`]).
+    Ended,
+}
+
+/// Where a block or pretty grid stands while its lines are read. The reader keeps each row's cells beside it;
+/// the splitter only needs to know where each puzzle ends, so both go through the same steps.
+pub(super) struct Rows {
+    pretty: bool,
+    shape: Option<BoxShape>,
+    /// The line the puzzle starts on.
+    start: usize,
+    rows: usize,
+    side: usize,
+    error: Option<ErrorKind>,
+}
+
+impl Rows {
+    /// Before the first line of a puzzle.
+    pub fn new(format: Format, options: ReadOptions) -> Self {
+        Self {
+            pretty: format == Format::Grid,
+            shape: options.shape,
+            start: 0,
+            rows: 0,
+            side: 0,
+            error: None,
+        }
+    }
+
+    /// True between puzzles: a reader starting here reads as one that came through everything before.
+    pub fn between_puzzles(&self) -> bool {
+        self.rows == 0 && self.error.is_none()
+    }
+
+    /// Takes one line; `cells` makes a row's cells from its trimmed bytes (anything with a length: the splitter
+    /// counts them only).
+    pub fn feed<C: CellCount>(&mut self, line: &Line, cells: impl FnOnce(&[u8]) -> C) -> Step<C> {
+        if line.is_comment() {
+            return Step::Other;
+        }
+        if line.is_blank() {
+            // A blank line ends a block; a pretty grid may have blank lines between its bands. So does any
+            // error, even before a first row (a too-long line): a blank line after an error always starts
+            // afresh.
+            if (self.rows > 0 || self.error.is_some()) && (!self.pretty || self.error.is_some()) {
+                return Step::Ended;
+            }
+            return Step::Other;
+        }
+        if self.pretty && is_rule(line.trimmed(), (self.side > 0).then_some(self.side)) {
+            return Step::Other;
+        }
+        if line.too_long {
+            self.error.get_or_insert(ErrorKind::LineTooLong(MAX_LINE));
+            if self.start == 0 {
+                self.start = line.number;
+            }
+            return Step::Other;
+        }
+        let row = cells(line.trimmed());
+        let width = row.cell_count();
+        if self.rows == 0 && self.error.is_none() {
+            self.start = line.number;
+            self.side = width;
+            if BoxShape::for_side(width).is_err() && self.shape.is_none_or(|s| s.side() != width) {
+                self.error = Some(ErrorKind::Side(width));
+            }
+        }
+        if width != self.side {
+            self.error.get_or_insert(ErrorKind::RowWidth {
+                row: self.rows + 1,
+                at: line.number,
+                found: width,
+                expected: self.side,
+            });
+        }
+        self.rows += 1;
+        if self.side > 0 && self.rows >= self.side {
+            Step::Last(row)
+        } else {
+            Step::Row(row)
+        }
+    }
+
+    /// After a puzzle's last row: its first line, side and error; the next puzzle starts afresh.
+    pub fn take(&mut self) -> (usize, usize, Option<ErrorKind>) {
+        let taken = (self.start, self.side, self.error.take());
+        self.start = 0;
+        self.rows = 0;
+        self.side = 0;
+        taken
+    }
+
+    /// A puzzle that ended early (a blank line, the end of the input): its first line and why it is unreadable,
+    /// its first error or the rows it lacks; `None` between puzzles. The next puzzle starts afresh.
+    pub fn unfinished(&mut self) -> Option<(usize, ErrorKind)> {
+        if self.rows == 0 && self.error.is_none() {
+            return None;
+        }
+        let (rows, side) = (self.rows, self.side);
+        let (start, _, error) = self.take();
+        Some((
+            start,
+            error.unwrap_or(ErrorKind::MissingRows {
+                found: rows,
+                expected: side,
+            }),
+        ))
+    }
+}
+
+/// What a row's cells are measured by: the reader keeps them, the splitter counts them.
+pub(super) trait CellCount {
+    /// How many cells.
+    fn cell_count(&self) -> usize;
+}
+
+impl CellCount for Vec<u8> {
+    fn cell_count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl CellCount for usize {
+    fn cell_count(&self) -> usize {
+        *self
     }
 }
 
@@ -324,25 +428,26 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
     Ok(Grid::new(shape, &values).expect("length and values checked"))
 }
 
+/// A pretty-grid row's tokens: what is left between spaces and box separators (`|`, `:`).
+fn pretty_tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+    line.split(|&b| b.is_ascii_whitespace() || b == b'|' || b == b':')
+        .filter(|t| !t.is_empty())
+}
+
+/// True when a pretty row writes its cells as numbers (`10 . 3 | 16 …`): each token is then one cell.
+fn numeric_row<'a>(tokens: impl Iterator<Item = &'a [u8]> + Clone) -> bool {
+    tokens.clone().any(|t| t.len() > 1) && tokens.into_iter().all(is_number_or_empty)
+}
+
 /// A pretty-grid row as one cell character per cell. Box separators (`|`, `:`) and spaces go; when cells are
 /// written as numbers (`10 . 3 | 16 …`), each space-separated token is one cell.
 fn pretty_row(line: &[u8], symbols: Symbols) -> Vec<u8> {
-    let spaced: Vec<u8> = line
-        .iter()
-        .map(|&b| if b == b'|' || b == b':' { b' ' } else { b })
-        .collect();
-    let tokens: Vec<&[u8]> = spaced
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect();
-    let numeric =
-        tokens.iter().any(|t| t.len() > 1) && tokens.iter().all(|t| is_number_or_empty(t));
-    if !numeric {
-        return tokens.concat();
+    let tokens = pretty_tokens(line);
+    if !numeric_row(tokens.clone()) {
+        return tokens.flatten().copied().collect();
     }
     // Numbers 1..=25 become standard symbols, so the rest of the reader sees one character per cell.
     tokens
-        .iter()
         .map(|t| {
             match std::str::from_utf8(t)
                 .ok()
@@ -354,6 +459,16 @@ fn pretty_row(line: &[u8], symbols: Symbols) -> Vec<u8> {
             }
         })
         .collect()
+}
+
+/// How many cells [`pretty_row`] makes of a line, without making them.
+pub(super) fn pretty_row_len(line: &[u8]) -> usize {
+    let tokens = pretty_tokens(line);
+    if numeric_row(tokens.clone()) {
+        tokens.count()
+    } else {
+        tokens.map(<[u8]>::len).sum()
+    }
 }
 
 fn is_number_or_empty(token: &[u8]) -> bool {
@@ -485,6 +600,28 @@ mod tests {
         let numeric = "10 . 3 16 | . . . . | . . . . | . . . .\n".repeat(16);
         let grid = read(&numeric)[0].puzzle.clone().unwrap();
         assert_eq!((grid.side(), grid.get(0, 0), grid.get(0, 3)), (16, 10, 16));
+    }
+
+    #[test]
+    fn a_pretty_rows_length_is_counted_as_its_cells_are_made() {
+        let rows = [
+            "1 2 3 | 4 5 6 | 7 8 9",
+            "10 . 3 16 | . . . . | . . . . | . . . .",
+            ". . 1 : 2 3 4",
+            "12 x 3 | 4",
+            "123|456|789",
+            "  | |  ",
+            "0 0 10 | 255 999",
+        ];
+        for row in rows {
+            for symbols in [Symbols::Standard, Symbols::Hex] {
+                assert_eq!(
+                    pretty_row_len(row.as_bytes()),
+                    pretty_row(row.as_bytes(), symbols).len(),
+                    "{row}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -2,16 +2,19 @@
 //!
 //! The [`Splitter`] reads raw bytes and cuts them where a fresh [`Reader`] would start in the same state as
 //! one that had read everything before: after any line for one-puzzle-per-line files and CSV (once the header is
-//! known), after a blank line for blocks. It only looks for line ends, so it runs at memory speed on one thread
-//! while the pieces are parsed on every core. Pretty grids, whose puzzles may hold blank lines between their
-//! bands, and block files without blank lines are read by one [`Reader`] here instead, piece by piece.
+//! known), after a blank line for blocks, and after a puzzle's last row for pretty grids (whose puzzles may hold
+//! blank lines between their bands; the rows are counted through the reader's own steps, [`Rows`], without
+//! making the cells). It only looks for line ends and counts rows, so it runs on one thread while the pieces are
+//! parsed on every core. Block files without blank lines (and pretty grids with no end of a puzzle for
+//! megabytes) are read by one [`Reader`] here instead, piece by piece.
 
 use std::io::{self, BufReader, Chain, Cursor, Read};
 use std::mem;
 
 use super::detect::SAMPLE_LINES;
+use super::lines::Line;
 use super::lines::MAX_LINE;
-use super::read::CsvColumns;
+use super::read::{CsvColumns, Rows, Step, pretty_row_len};
 use super::{Format, ReadOptions, Reader, Record};
 
 /// The most bytes asked of the input at a time.
@@ -86,6 +89,11 @@ pub struct Splitter<R> {
     line_start: usize,
     /// Dropping the rest of a line too long to keep (it is reported as too long all the same).
     skipping: bool,
+    /// Pretty grids: where the rows of the puzzle being scanned stand, and how far `pending` was scanned (bytes,
+    /// lines). A grid's puzzle may hold blank lines between its bands, so its ends are found by counting rows.
+    rows: Rows,
+    scanned: usize,
+    scanned_lines: usize,
     /// The input has ended (or failed).
     ended: bool,
     error: Option<io::Error>,
@@ -103,6 +111,9 @@ impl<R: Read> Splitter<R> {
             pending: Vec::new(),
             line_start: 0,
             skipping: false,
+            rows: Rows::new(Format::Grid, options),
+            scanned: 0,
+            scanned_lines: 0,
             ended: false,
             error: None,
         };
@@ -114,9 +125,6 @@ impl<R: Read> Splitter<R> {
             splitter.read_more(READ_MIN);
         }
         splitter.format = Reader::new(&splitter.pending[..], options).format();
-        if splitter.format == Format::Grid {
-            splitter.go_sequential();
-        }
         splitter
     }
 
@@ -146,7 +154,8 @@ impl<R: Read> Splitter<R> {
             if self.ended {
                 return None;
             }
-            // A block file without a blank line this far: its records are only found by reading them.
+            // A block file without a blank line this far (or a pretty grid without an end of a puzzle): its
+            // records are only found by reading them.
             if self.pending.len() > 4 * size.max(READ_SIZE) {
                 self.go_sequential();
                 return self.next_piece(size);
@@ -158,7 +167,7 @@ impl<R: Read> Splitter<R> {
 
     /// Where a piece of at least `size` bytes may end: after the first line from there that a fresh reader can
     /// start after. At the end of the input, the rest is one piece.
-    fn cut(&self, size: usize) -> Option<usize> {
+    fn cut(&mut self, size: usize) -> Option<usize> {
         let from = size - 1;
         let whole = self.line_start;
         let found = if from >= whole {
@@ -169,6 +178,7 @@ impl<R: Read> Splitter<R> {
                     .iter()
                     .position(|&b| b == b'\n')
                     .map(|i| from + i + 1),
+                Format::Grid => self.scan_grid(size),
                 _ => {
                     // From the start of the line holding `from`, the end of the first blank line (a too-long
                     // line of spaces is no blank line).
@@ -191,9 +201,35 @@ impl<R: Read> Splitter<R> {
         found.or_else(|| (self.ended && !self.pending.is_empty()).then_some(self.pending.len()))
     }
 
+    /// Pretty grids: the first end of a puzzle at or after `size` bytes, scanning on from where the last call
+    /// stopped, through whole lines only.
+    fn scan_grid(&mut self, size: usize) -> Option<usize> {
+        while let Some(end) = self.pending[self.scanned..self.line_start]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            let number = self.lines_before + self.scanned_lines + 1;
+            let line = Line::from_raw(&self.pending[self.scanned..self.scanned + end], number);
+            match self.rows.feed(&line, pretty_row_len) {
+                Step::Last(_) => drop(self.rows.take()),
+                Step::Ended => drop(self.rows.unfinished()),
+                Step::Other | Step::Row(_) => {}
+            }
+            self.scanned += end + 1;
+            self.scanned_lines += 1;
+            if self.scanned >= size && self.rows.between_puzzles() {
+                return Some(self.scanned);
+            }
+        }
+        None
+    }
+
     /// Takes `pending[..cut]` as a text piece: the bytes stay where they were read, only the few after the cut
     /// move.
     fn text_piece(&mut self, cut: usize) -> Piece {
+        // A grid's scan stopped at the cut, or the cut takes everything: the next piece is scanned from its start.
+        self.scanned = 0;
+        self.scanned_lines = 0;
         let rest = self.pending.split_off(cut);
         let text = mem::replace(&mut self.pending, rest);
         self.line_start = self.line_start.saturating_sub(cut);
