@@ -158,7 +158,8 @@ impl Stages<'_> {
             let (answering, read_error) = if engines.prefers_large_chunks() {
                 self.in_chunks(scope, engines, splitter, parts_tx, sizes)
             } else {
-                self.piece_by_piece(scope, engines, splitter, parts_tx, written)
+                let read_error = self.piece_by_piece(scope, engines, splitter, parts_tx, written);
+                (Ok(()), read_error)
             };
             let tally = writing.join().expect("the writer thread does not panic")?;
             answering.map(|()| (tally, read_error))
@@ -180,7 +181,7 @@ impl Stages<'_> {
         splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
         parts_tx: mpsc::Sender<Part>,
         written: &'scope WrittenParts,
-    ) -> (Result<(), String>, Option<io::Error>) {
+    ) -> Option<io::Error> {
         let window = 8 * rayon::current_num_threads();
         // Pieces of about a 64th of a chunk: small enough to spread over the cores, large enough that taking one
         // costs nothing beside answering it.
@@ -214,8 +215,7 @@ impl Stages<'_> {
             );
         });
         engines.count_on_cpu(answered.into_inner());
-        let read_error = reading.join().expect("the reader thread does not panic");
-        (Ok(()), read_error)
+        reading.join().expect("the reader thread does not panic")
     }
 
     /// The GPU's way: chunks parsed on the CPU's cores, answered by the engine on this thread, formatted on

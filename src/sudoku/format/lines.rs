@@ -6,6 +6,18 @@ use std::io::{self, BufRead, Read};
 /// The longest line kept; longer lines are reported, and skipped to their end without being held in memory.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// The part of line `number`'s raw bytes (without the line end) that is kept: not a CR before the end, nor a
+/// BOM at the start of the first line.
+fn kept(raw: &[u8], number: usize) -> std::ops::Range<usize> {
+    let end = raw.len() - usize::from(raw.last() == Some(&b'\r'));
+    let start = if number == 1 && raw[..end].starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    start..end
+}
+
 /// One line: its 1-based number and its bytes, or a note that it was too long.
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -26,13 +38,9 @@ impl Line {
                 too_long: true,
             };
         }
-        let mut bytes = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if number == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        }
         Line {
             number,
-            bytes: bytes.to_vec(),
+            bytes: raw[kept(raw, number)].to_vec(),
             too_long: false,
         }
     }
@@ -140,12 +148,9 @@ impl<R: BufRead> Lines<R> {
                 }
             }
         }
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-        if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
-            bytes.drain(..3);
-        }
+        let keep = kept(&bytes, self.number);
+        bytes.truncate(keep.end);
+        bytes.drain(..keep.start);
         Some(Line {
             number: self.number,
             bytes,

@@ -176,16 +176,14 @@ impl<R: BufRead> Reader<R> {
     fn read_rows(&mut self) -> Option<Record> {
         let mut rows = Rows::new(self.format, self.options);
         let mut cells: Vec<Vec<u8>> = Vec::new();
-        let symbols = self.options.symbols;
+        let (pretty, symbols) = (self.format == Format::Grid, self.options.symbols);
         loop {
             let Some(line) = self.lines.next_line() else {
                 return rows
                     .unfinished()
                     .map(|(start, kind)| record(start, Err(kind), None));
             };
-            match rows.feed(&line, |row| {
-                row_cells(row, rows_pretty(self.format), symbols)
-            }) {
+            match rows.feed(&line, |row| row_cells(row, pretty, symbols)) {
                 Step::Other => {}
                 Step::Row(row) => cells.push(row),
                 Step::Last(row) => {
@@ -204,10 +202,6 @@ impl<R: BufRead> Reader<R> {
             }
         }
     }
-}
-
-fn rows_pretty(format: Format) -> bool {
-    format == Format::Grid
 }
 
 /// A row's cells: one character per cell (a pretty row's separators gone, numbers made symbols).
