@@ -19,7 +19,7 @@
 // boundaries. `live` counts each puzzle's branches (lanes and pooled frames); the last one to end finishes the
 // puzzle.
 //
-// Layout mirrors `src/gpu/lane9.rs` (Lane9Params, Lane9Control, Lane9Result). Frames are 8 vec4 (the nine
+// Layout mirrors `src/gpu/lanes.rs` (LaneParams, LaneControl) and `src/gpu/lane9.rs` (Lane9Result). Frames are 8 vec4 (the nine
 // digit boards, `solved`, a tag): the lanes' stacks first (`depth` each, a ring), then the pool, then one
 // parking frame per lane.
 
@@ -30,8 +30,13 @@ struct Params {
     depth: u32,    // stack frames per lane, a power of two
     pool: u32,     // frames in the shared pool, a power of two
     budget: u32,   // passes per lane in one dispatch
-    pad0: u32,
-    pad1: u32,
+    // Read by the kernel of other shapes only (both kernels share the host's LaneParams, src/gpu/lanes.rs).
+    side: u32,
+    box_rows: u32,
+    box_cols: u32,
+    frame_words: u32,
+    result_words: u32,
+    max_guesses: u32,
 }
 
 struct Control {

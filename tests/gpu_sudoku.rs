@@ -1,4 +1,4 @@
-//! The WGSL fork kernel (on lavapipe in CI, any Vulkan GPU elsewhere) against the CPU engine on the same
+//! The WGSL lane kernels (on lavapipe in CI, any Vulkan GPU elsewhere) against the CPU engine on the same
 //! puzzles: same answers, every solution checked. A machine without a GPU adapter fails these tests: install
 //! `mesa-vulkan-drivers` (scripts/setup.sh does).
 
@@ -171,26 +171,65 @@ fn tiny_stacks_and_pool_lose_nothing() {
 }
 
 #[test]
-fn a_tiny_fork_pool_loses_nothing() {
-    // The fork kernel (every shape but 9×9): eight slots for wide 8×8 searches. Forks find no free slot,
-    // boards wait, puzzles overflow to the CPU.
+fn tiny_stacks_and_pool_of_other_shapes_lose_nothing() {
+    // The kernel of every shape but 9×9, two lanes with two frames each and a pool of two, on 16×16 searches
+    // counted to 2: stacks fill, their feet go to the pool until it is full and are dropped after that, and the
+    // puzzles that then fall short of their count go to the CPU, answered all the same.
     let config = ForkConfig {
-        slots: 8,
-        max_stalls: 2,
+        slots: 2,
+        stack_depth: 2,
         ..ForkConfig::default()
     };
-    let shape: BoxShape = "2x4".parse().unwrap();
-    let grids: Vec<Grid> = (0..12)
-        .map(|seed| generate::puzzle(shape, seed, 0.6).0)
+    let shape: BoxShape = "4x4".parse().unwrap();
+    let grids: Vec<Grid> = (0..6)
+        .map(|seed| generate::puzzle(shape, seed, 0.7).0)
         .chain([Grid::empty(shape)])
         .collect();
-    let report = same_as_cpu(&records_from(&grids), Mode::Count(20), config);
-    assert!(
-        report.kernel.stalls > 0,
-        "the pool was too small: {report:?}"
-    );
+    let report = same_as_cpu(&records_from(&grids), Mode::Count(2), config);
+    assert!(report.kernel.overflowed > 0, "{report:?}");
     assert_eq!(report.cpu_fallbacks, report.kernel.overflowed, "{report:?}");
     eprintln!("tiny pool: {report:?}");
+}
+
+#[test]
+fn a_search_past_its_guess_budget_goes_to_the_cpu() {
+    // Empty 6×6 grids counted to 1,000 take hundreds of guesses each; with a budget of 50 the kernel hands
+    // them back, and the CPU (whose budget is the same) gives up on them just as it would alone.
+    let config = ForkConfig {
+        max_guesses: 50,
+        ..ForkConfig::default()
+    };
+    let shape: BoxShape = "2x3".parse().unwrap();
+    let grids = vec![Grid::empty(shape); 3];
+    let g = gpu();
+    let records = records_from(&grids);
+    let (answers, report) = answer_chunk_blocking(
+        &g.ctx,
+        &g.kernel,
+        &records,
+        Mode::Count(1000),
+        config,
+        &mut |_, _| true,
+    )
+    .expect("the GPU runs");
+    assert_eq!(report.kernel.overflowed, 3, "{report:?}");
+    let mut cpu = Solver::with_max_guesses(50);
+    for (record, got) in records.iter().zip(&answers) {
+        assert_eq!(got, &answer(record, &mut cpu, Mode::Count(1000)));
+    }
+}
+
+#[test]
+fn one_large_puzzle_spreads_over_idle_lanes() {
+    // An empty 6×6 grid counted to 2,000: one search, whose branches go to the idle lanes.
+    let shape: BoxShape = "2x3".parse().unwrap();
+    let report = same_as_cpu(
+        &records_from(&[Grid::empty(shape)]),
+        Mode::Count(2000),
+        ForkConfig::default(),
+    );
+    assert!(report.kernel.forks > 10, "{report:?}");
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
 }
 
 #[test]
@@ -247,7 +286,21 @@ fn every_size_from_4_to_25_matches_the_cpu() {
     }
     // Mixed sizes in one chunk: the driver groups them by shape and keeps the input order.
     let records = records_from(&grids);
-    same_as_cpu(&records, Mode::First, ForkConfig::default());
+    let report = same_as_cpu(&records, Mode::First, ForkConfig::default());
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    // Counting too. An empty large grid's search runs deeper than a lane's stack and the pool hold together,
+    // and goes to the CPU; the generated puzzles stay on the GPU.
+    same_as_cpu(&records, Mode::Count(3), ForkConfig::default());
+    let generated: Vec<Grid> = grids
+        .into_iter()
+        .filter(|g| g.cells().iter().any(|&v| v != 0))
+        .collect();
+    let report = same_as_cpu(
+        &records_from(&generated),
+        Mode::Count(3),
+        ForkConfig::default(),
+    );
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
 }
 
 #[test]

@@ -5,6 +5,8 @@
 
 mod context;
 pub mod lane9;
+pub mod lane_cells;
+mod lanes;
 mod pipeline;
 pub mod queens;
 mod readback;

@@ -1,8 +1,8 @@
 //! Records in, answers out, on the GPU: the GPU counterpart of [`crate::sudoku::answer::answer`].
 //!
 //! Puzzles whose givens clash are answered on the host (the kernels only ever see valid givens); the rest go to
-//! the GPU grouped by shape: 9×9 to the lane kernel ([`super::lane9`]), every other shape to the fork kernel
-//! ([`super::sudoku_fork`]). A puzzle a kernel hands back (its search outgrew the memory given to it) and any
+//! the GPU grouped by shape: 9×9 to its own lane kernel ([`super::lane9`]), every other shape to the lane
+//! kernel of cells ([`super::lane_cells`]). A puzzle a kernel hands back (its search outgrew the memory given to it) and any
 //! solution that fails the independent check are solved again on the CPU, so the answers are always exact.
 
 use std::collections::BTreeMap;
@@ -10,21 +10,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use web_time::Instant;
 
-use super::lane9::{Lane9Kernel, Lane9Result};
-use super::sudoku_fork::{ForkConfig, ForkKernel, ForkStats, GpuOutcome};
+use super::lane_cells::LaneCellsKernel;
+use super::lane9::Lane9Kernel;
+use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome};
 use super::{GpuContext, GpuError, map_each};
 use crate::sudoku::answer::{Mode, answer, checked_or_solved, from_outcome, ready_for_solver};
 use crate::sudoku::bands;
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::Outcome;
-use crate::sudoku::{Grid, Solver, with_thread_solver};
+use crate::sudoku::{BoxShape, Grid, Solver, with_thread_solver};
 
 /// The compiled Sudoku kernels: one for 9×9, one for every other shape.
 pub struct SudokuKernels {
     /// 9×9 with 3×3 boxes: one board per lane.
     pub lane9: Lane9Kernel,
-    /// Every other shape: one board per workgroup.
-    pub fork: ForkKernel,
+    /// Every other shape: one board per lane, a value per cell.
+    pub cells: LaneCellsKernel,
 }
 
 impl SudokuKernels {
@@ -32,7 +33,7 @@ impl SudokuKernels {
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
         Ok(Self {
             lane9: Lane9Kernel::new(ctx).await?,
-            fork: ForkKernel::new(ctx).await?,
+            cells: LaneCellsKernel::new(ctx).await?,
         })
     }
 
@@ -57,7 +58,11 @@ impl SudokuKernels {
                     .solve(ctx, puzzles, limit, config, progress)
                     .await
             }
-            _ => self.fork.solve(ctx, puzzles, limit, config, progress).await,
+            _ => {
+                self.cells
+                    .solve(ctx, puzzles, limit, config, progress)
+                    .await
+            }
         }
     }
 }
@@ -97,29 +102,41 @@ pub async fn answer_chunk(
 ) -> Result<(Vec<Answer>, BatchReport), GpuError> {
     let mut report = BatchReport::default();
     let total = records.len();
-    // The usual batch, 9×9 puzzles as far as the eye can see, is read once on its way to the GPU and once on
-    // its way back (at millions of puzzles a second, each pass over it shows).
-    if let Some(puzzles) = all_nine(records) {
+    // The usual batch, puzzles of one shape as far as the eye can see, is read once on its way to the GPU and
+    // once on its way back (at millions of puzzles a second, each pass over it shows).
+    if let Some(puzzles) = one_shape(records) {
         let fallbacks = AtomicU64::new(0);
         let started = Instant::now();
-        let (answers, stats) = kernel
-            .lane9
-            .solve_each(
-                ctx,
-                &puzzles,
-                mode.limit(),
-                config,
-                progress,
-                |i, result| {
-                    let (answer, fell_back) =
-                        answer_nine(&records[i], puzzles[i], result, mode, config.max_guesses);
-                    if fell_back {
-                        fallbacks.fetch_add(1, Ordering::Relaxed);
-                    }
-                    answer
-                },
-            )
-            .await?;
+        let answer_each = |i: usize, count: u32, overflowed: bool, solution: Option<Grid>| {
+            let (answer, fell_back) = answer_lane(
+                &records[i],
+                puzzles[i],
+                (count, overflowed, solution),
+                mode,
+                config.max_guesses,
+            );
+            if fell_back {
+                fallbacks.fetch_add(1, Ordering::Relaxed);
+            }
+            answer
+        };
+        let limit = mode.limit();
+        let (answers, stats) = if puzzles[0].shape() == bands::nine() {
+            let nine = |cells: [u8; 81]| Grid::new(bands::nine(), &cells);
+            kernel
+                .lane9
+                .solve_each(ctx, &puzzles, limit, config, progress, |i, r| {
+                    answer_each(i, r.count, r.overflowed(), r.solution().and_then(nine))
+                })
+                .await?
+        } else {
+            kernel
+                .cells
+                .solve_each(ctx, &puzzles, limit, config, progress, |i, r| {
+                    answer_each(i, r.count(), r.overflowed(), r.solution())
+                })
+                .await?
+        };
         report.kernel_seconds = started.elapsed().as_secs_f64();
         report.kernel = stats;
         report.cpu_fallbacks = fallbacks.into_inner();
@@ -197,43 +214,43 @@ pub async fn answer_chunk(
     Ok((answers, report))
 }
 
-/// The puzzles when every record holds a readable 9×9 one (3×3 boxes), in one pass on every core natively.
-fn all_nine(records: &[Record]) -> Option<Vec<&Grid>> {
-    fn nine(r: &Record) -> Option<&Grid> {
-        r.puzzle
-            .as_ref()
-            .ok()
-            .filter(|p| p.shape() == bands::nine())
+/// The puzzles when every record holds a readable one and all are of one shape, in one pass on every core
+/// natively.
+fn one_shape(records: &[Record]) -> Option<Vec<&Grid>> {
+    fn of_shape(r: &Record, shape: BoxShape) -> Option<&Grid> {
+        r.puzzle.as_ref().ok().filter(|p| p.shape() == shape)
     }
+    let shape = records.first()?.puzzle.as_ref().ok()?.shape();
     // Asked first, then collected: collecting `Option`s straight into `Option<Vec>` cannot write each item in
     // its place, so rayon gathers pieces and copies them together.
     #[cfg(not(target_arch = "wasm32"))]
     let every = {
         use rayon::prelude::*;
-        records.par_iter().all(|r| nine(r).is_some())
+        records.par_iter().all(|r| of_shape(r, shape).is_some())
     };
     #[cfg(target_arch = "wasm32")]
-    let every = records.iter().all(|r| nine(r).is_some());
-    every.then(|| map_each(records, |r| nine(r).expect("checked above")))
+    let every = records.iter().all(|r| of_shape(r, shape).is_some());
+    every.then(|| map_each(records, |r| of_shape(r, shape).expect("checked above")))
 }
 
-/// A 9×9 answer from the lane kernel's result, checked like any other engine's; also says whether the CPU
-/// had to solve the puzzle. The givens were not checked before: a solution that passes the independent check
-/// keeps every given and repeats no value, which shows the givens consistent; any other result has them
-/// checked (and an invalid puzzle answered as such) before it is answered or searched on the CPU.
-fn answer_nine(
+/// An answer from a lane kernel's result (its count, whether it was handed back, its first solution), checked
+/// like any other engine's; also says whether the CPU had to solve the puzzle. The givens were not checked
+/// before: a solution that passes the independent check keeps every given and repeats no value, which shows
+/// the givens consistent; any other result has them checked (and an invalid puzzle answered as such) before
+/// it is answered or searched on the CPU.
+fn answer_lane(
     record: &Record,
     puzzle: &Grid,
-    result: &Lane9Result,
+    (count, overflowed, solution): (u32, bool, Option<Grid>),
     mode: Mode,
     max_guesses: u64,
 ) -> (Answer, bool) {
     let limit = mode.limit();
-    if let Some(cells) = result.solution() {
-        let count = u64::from(result.count).min(limit);
+    if let Some(solution) = solution {
+        let count = u64::from(count).min(limit);
         let outcome = Outcome {
             count,
-            solution: Grid::new(bands::nine(), &cells),
+            solution: Some(solution),
             hit_limit: count >= limit,
             guesses: 0,
             gave_up: false,
@@ -246,10 +263,11 @@ fn answer_nine(
     if let Err(invalid) = ready_for_solver(record) {
         return (invalid, false);
     }
-    if result.count == 0 && !result.overflowed() {
+    if count == 0 && !overflowed {
         return (Answer::NoSolution, false);
     }
-    // Handed back (its search outgrew the GPU memory given to it), or a solution the check refused.
+    // Handed back (its search outgrew the GPU memory given to it, or its guess budget), or a solution the
+    // check refused.
     (
         with_thread_solver(max_guesses, |cpu| answer(record, cpu, mode)),
         true,

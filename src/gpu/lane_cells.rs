@@ -1,0 +1,224 @@
+//! Host side of `shaders/sudoku_lanes.wgsl`: Sudoku of any shape (4×4 to 25×25, rectangular boxes too) with
+//! one board per GPU lane, a value per cell. The batch driver sends it every shape but 9×9, which has a kernel
+//! of its own ([`super::lane9`]); the shader's header explains the kernel, `super::lanes` the driver.
+//!
+//! A puzzle goes up as its values packed four to a word (one byte each, 0 for an empty cell) and comes back as
+//! a count, flags, a live count, its guesses and the first solution packed the same way.
+
+use std::borrow::Borrow;
+
+use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout};
+use super::pipeline::trusted_module;
+use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome};
+use super::{GpuContext, GpuError};
+use crate::sudoku::{BoxShape, Grid};
+
+/// Stack frames per lane by default: large grids at the densities people solve guess rarely, and a deeper
+/// search gives its stack's foot to the pool. A 25×25 frame is 1,020 bytes.
+const DEFAULT_DEPTH: u32 = 16;
+/// Lanes on a hardware adapter natively. A large grid's lane waits on memory more than a 9×9 one: on the
+/// H100, 25×25 searches took 43 ms a 100,000 with 131,072 lanes and 80-89 ms with 65,536.
+const NATIVE_LANES: u32 = 1 << 17;
+/// Words of a result before the solution: count, flags, live, guesses.
+const RESULT_HEAD: usize = 4;
+
+/// How the kernel lays out a batch of `shape`.
+fn layout(shape: BoxShape) -> LaneLayout {
+    let side = shape.side() as u32;
+    let packed = shape.cells().div_ceil(4);
+    LaneLayout {
+        side,
+        box_rows: shape.rows() as u32,
+        box_cols: shape.cols() as u32,
+        puzzle_words: packed,
+        result_words: RESULT_HEAD + packed,
+        // The packed values, the unit masks, the open cells, the guessed cell, its untried digits, a tag.
+        frame_words: frame_words(shape),
+        default_depth: DEFAULT_DEPTH,
+        native_lanes: NATIVE_LANES,
+        // Two sweeps over the cells, the unit tallies, a frame stored and loaded.
+        pass_iterations: 3 * side * side + 2 * frame_words(shape),
+    }
+}
+
+/// Words of a stack frame: the packed values, the unit masks, the open cells (a bit each), the guessed cell,
+/// its untried digits, a tag.
+fn frame_words(shape: BoxShape) -> u32 {
+    (shape.cells().div_ceil(4) + 3 * shape.side() + shape.cells().div_ceil(32) + 3) as u32
+}
+
+/// Packs values four to a word, the first in the lowest byte (the shader's layout), into `words`.
+fn pack(values: &[u8], words: &mut [u32]) {
+    for (word, four) in words.iter_mut().zip(values.chunks(4)) {
+        *word = four
+            .iter()
+            .rev()
+            .fold(0, |packed, &v| (packed << 8) | u32::from(v));
+    }
+}
+
+/// The first `cells` values of packed `words`.
+fn unpack(words: &[u32], cells: usize) -> Vec<u8> {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take(cells)
+        .collect()
+}
+
+/// The compiled kernel, and the last batch's buffers.
+pub struct LaneCellsKernel {
+    lanes: LaneKernel,
+}
+
+impl LaneCellsKernel {
+    /// Compiles the shader; validation errors come back as [`GpuError::Api`].
+    pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let source = wgpu::include_wgsl!("../../shaders/sudoku_lanes.wgsl");
+        // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
+        // `params.puzzles` (claims past it are refused before use): puzzle words `i × packed + w` and result
+        // words `i × result_words + k` with `w < packed`, `k < result_words`, the sizes the driver gives the
+        // `puzzles` and `results` buffers. Lane indexes are below `params.lanes`. Frame indexes are the 9×9
+        // kernel's (stack, pool and parking slots below `lanes::Plan::frames`), times `frame_words`, plus a word
+        // below `frame_words`. The private arrays are sized for 25×25 (`BoxShape` allows no larger side): value
+        // words below ⌈N²/4⌉ ≤ 157, open-cell words below ⌈N²/32⌉ ≤ 20 (cell indexes come from their bits or
+        // from rows and columns below N), unit indexes below 3N ≤ 75, tally indexes below 2N ≤ 50. Every loop
+        // ends: a lane loops at most `budget` times, the inner loops over cells, units or a mask's bits.
+        let module = unsafe { trusted_module(ctx, source) };
+        let lanes = LaneKernel::new(ctx, "sudoku_lanes", &module);
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Api(format!(
+                "the Sudoku kernel for large and odd shapes did not compile: {error}"
+            )));
+        }
+        let kernel = Self { lanes };
+        // Drivers may finish compiling on the first dispatch: one puzzle now keeps that out of the first batch.
+        let warm_up = Grid::empty("2x2".parse().expect("a valid shape"));
+        kernel
+            .solve(ctx, &[warm_up], 1, ForkConfig::default(), &mut |_, _| true)
+            .await?;
+        Ok(kernel)
+    }
+
+    /// Solves a batch of puzzles of one shape (any other panics), counting up to `limit` solutions each.
+    /// Givens that clash come back without a solution. A puzzle the kernel hands back (its stack and the pool
+    /// full at once, or more than `config.max_guesses` guesses) comes back `overflow`. `progress(finished,
+    /// total)` is called after each submission; returning false cancels.
+    pub async fn solve<P: Borrow<Grid> + Sync>(
+        &self,
+        ctx: &GpuContext,
+        puzzles: &[P],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<(Vec<GpuOutcome>, ForkStats), GpuError> {
+        self.solve_each(ctx, puzzles, limit, config, progress, |_, result| {
+            let overflow = result.overflowed();
+            let count = u64::from(result.count()).min(limit);
+            GpuOutcome {
+                count: if overflow { 0 } else { count },
+                solution: result.solution(),
+                hit_limit: !overflow && count >= limit,
+                overflow,
+            }
+        })
+        .await
+    }
+
+    /// [`LaneCellsKernel::solve`], handing each puzzle's result to `each(index, result)` where the read-back
+    /// lies (on every core natively) and returning what it makes of them, in order.
+    pub async fn solve_each<P: Borrow<Grid> + Sync, T: Send>(
+        &self,
+        ctx: &GpuContext,
+        puzzles: &[P],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        each: impl Fn(usize, LaneCellsResult) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        let Some(first) = puzzles.first() else {
+            return Ok((Vec::new(), ForkStats::default()));
+        };
+        let shape = first.borrow().shape();
+        // (Checked only in debug builds, as the 9×9 kernel's: the batch driver has seen to it.)
+        debug_assert!(
+            puzzles.iter().all(|p| p.borrow().shape() == shape),
+            "a batch of the lane kernel holds one shape"
+        );
+        self.lanes
+            .solve_each(
+                ctx,
+                &layout(shape),
+                puzzles,
+                limit,
+                config,
+                progress,
+                |puzzle, words| pack(puzzle.cells(), words),
+                |i, words| each(i, LaneCellsResult { words, shape }),
+            )
+            .await
+    }
+}
+
+/// One puzzle's result words, as the kernel left them.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneCellsResult<'a> {
+    words: &'a [u32],
+    shape: BoxShape,
+}
+
+impl LaneCellsResult<'_> {
+    /// Solutions found (may pass the limit by a few).
+    pub fn count(&self) -> u32 {
+        self.words[0]
+    }
+
+    /// The kernel handed the puzzle back: the caller must solve it itself.
+    pub fn overflowed(&self) -> bool {
+        self.words[1] & FLAG_OVERFLOW != 0
+    }
+
+    /// The first solution, when one was found (unchecked: the caller checks it).
+    pub fn solution(&self) -> Option<Grid> {
+        if self.count() == 0 || self.overflowed() {
+            return None;
+        }
+        Grid::new(
+            self.shape,
+            &unpack(&self.words[RESULT_HEAD..], self.shape.cells()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_pack_four_to_a_word_and_back() {
+        let values: Vec<u8> = (0..625).map(|i| (i % 26) as u8).collect();
+        let mut words = vec![0; 157];
+        pack(&values, &mut words);
+        assert_eq!(words[0], 0x0302_0100);
+        assert_eq!(unpack(&words, 625), values);
+    }
+
+    #[test]
+    fn layouts_match_the_shader_and_its_private_arrays() {
+        let wgsl = include_str!("../../shaders/sudoku_lanes.wgsl");
+        assert!(wgsl.contains("var<private> values: array<u32, 157>"));
+        assert!(wgsl.contains("var<private> open_cells: array<u32, 20>"));
+        assert!(wgsl.contains("var<private> used: array<u32, 75>"));
+        assert!(wgsl.contains("const SOLUTION: u32 = 4u;"));
+        let large = layout("5x5".parse().unwrap());
+        assert_eq!(
+            (large.puzzle_words, large.frame_words, large.result_words),
+            (157, 255, 161)
+        );
+
+        let odd = layout("2x3".parse().unwrap());
+        assert_eq!((odd.side, odd.box_rows, odd.box_cols), (6, 2, 3));
+        assert_eq!(odd.frame_words, 9 + 18 + 2 + 3);
+    }
+}

@@ -1,0 +1,658 @@
+//! What the two lane kernels share: one board per GPU lane, lanes that persist across short runs, a shared
+//! pool of branches for the lanes that run out of puzzles. `shaders/sudoku_lane9.wgsl` (9×9) and
+//! `shaders/sudoku_lanes.wgsl` (every other shape) differ in how a board is held; their parameters, control
+//! block, buffers and the host's submission loop are the same, and live here.
+//!
+//! The host packs each puzzle ([`LaneLayout::puzzle_words`] words), uploads the batch once, and submits runs
+//! of the kernel — each a `publish` (one invocation that moves the shared pool's boundaries) and a `run` (every
+//! lane searches for `budget` passes, then parks) — reading back a small control block after each submission
+//! for progress, until every puzzle has finished; then it hands each puzzle's result words to the caller where
+//! the read-back lies. Nothing goes back to the CPU but a puzzle whose lane stack and the pool were both full
+//! at once, or (every shape but 9×9) one past its guess budget.
+
+use std::borrow::Borrow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bytemuck::{Pod, Zeroable};
+use web_time::{Duration, Instant};
+
+use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout};
+use super::sudoku_fork::{ForkConfig, ForkStats};
+use super::{GpuContext, GpuError, map_index, readback};
+use crate::sudoku::Grid;
+
+/// Invocations per workgroup (`@workgroup_size` of `run`).
+pub(crate) const GROUP: u32 = 64;
+/// The result flag `OVERFLOW` (the second word of every result): the host finishes the puzzle.
+pub(crate) const FLAG_OVERFLOW: u32 = 2;
+/// Lanes on a browser's GPU: a laptop's GPU holds far fewer threads than an H100, and 16k lanes' 9×9 stacks
+/// fit WebGPU's default 128 MiB binding.
+const BROWSER_LANES: u32 = 1 << 14;
+/// Lanes on a software adapter (lavapipe, SwiftShader): a few per CPU core's SIMD width.
+const SOFTWARE_LANES: u32 = 1 << 9;
+/// lavapipe stops an invocation's loops after 65,535 iterations in all: a run there stays below this many.
+const SOFTWARE_LOOP_ITERATIONS: u32 = 40_000;
+/// A run aims at this long: far below what a browser allows a dispatch, long enough that launches cost little.
+const TARGET: Duration = Duration::from_millis(8);
+/// Results up to this size are copied back with every submission (see `copy_along`).
+const COPY_ALONG_BYTES: u64 = 1 << 20;
+/// Runs in one submission (each followed by the next without a word from the host); the host reads progress
+/// once per submission.
+const RUNS_PER_SUBMISSION: u32 = 16;
+
+/// Twin of `Params` in both lane shaders (a uniform: a multiple of 16 bytes). The 9×9 kernel reads only the
+/// first six words.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct LaneParams {
+    /// Puzzles in the batch.
+    pub puzzles: u32,
+    /// Solutions wanted per puzzle.
+    pub limit: u32,
+    /// Lanes (invocations that work).
+    pub lanes: u32,
+    /// Stack frames per lane (a power of two).
+    pub depth: u32,
+    /// Frames in the shared pool (a power of two).
+    pub pool: u32,
+    /// Passes per lane in one run.
+    pub budget: u32,
+    /// Grid side N.
+    pub side: u32,
+    /// Box height R.
+    pub box_rows: u32,
+    /// Box width C.
+    pub box_cols: u32,
+    /// Words in a stack frame.
+    pub frame_words: u32,
+    /// Words in a puzzle's result.
+    pub result_words: u32,
+    /// Guesses per puzzle before it goes to the host.
+    pub max_guesses: u32,
+}
+
+/// Twin of `Control` in both lane shaders.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct LaneControl {
+    /// Puzzles handed out (may pass the batch size).
+    pub next_puzzle: u32,
+    /// Puzzles whose last branch has ended.
+    pub finished: u32,
+    /// Next pooled frame to take.
+    pub pool_head: u32,
+    /// Next pool slot to fill.
+    pub pool_claim: u32,
+    /// Pooled frames below this may be taken in the current run.
+    pub pool_tail: u32,
+    /// Pool slots below this may be filled in the current run.
+    pub write_limit: u32,
+    /// Branches each lane may give away in the current run.
+    pub quota: u32,
+    /// Lanes that parked a board at the end of the last run.
+    pub busy: u32,
+    /// Guesses since the host last reset it.
+    pub guesses: u32,
+    /// Branches given to the pool.
+    pub donated: u32,
+    /// Padding.
+    pub pad: [u32; 2],
+}
+
+const _: () = assert!(size_of::<LaneParams>() == 48);
+const _: () = assert!(size_of::<LaneControl>() == 48);
+/// Byte offset of `guesses` in the control block (the host zeroes it before each submission).
+const GUESSES_OFFSET: u64 = 32;
+
+/// How one kernel lays out a batch of one shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LaneLayout {
+    /// The shape's side and box, passed on to the kernel.
+    pub side: u32,
+    pub box_rows: u32,
+    pub box_cols: u32,
+    /// Words of a packed puzzle.
+    pub puzzle_words: usize,
+    /// Words of a puzzle's result (its count first, its flags second).
+    pub result_words: usize,
+    /// Words of a stack frame.
+    pub frame_words: u32,
+    /// Stack frames per lane unless asked otherwise.
+    pub default_depth: u32,
+    /// Lanes on a hardware adapter natively, unless asked otherwise.
+    pub native_lanes: u32,
+    /// Loop iterations a pass may take at most (bounds a run on software adapters).
+    pub pass_iterations: u32,
+}
+
+/// The sizes of one batch's lane buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    lanes: u32,
+    depth: u32,
+    pool: u32,
+    frame_words: u32,
+}
+
+impl Plan {
+    /// Frames in all: the stacks, the pool, a parking frame per lane.
+    fn frames(self) -> u64 {
+        u64::from(self.lanes) * u64::from(self.depth) + u64::from(self.pool) + u64::from(self.lanes)
+    }
+
+    fn frame_bytes(self) -> u64 {
+        self.frames() * u64::from(self.frame_words) * 4
+    }
+}
+
+/// What kind of adapter a batch runs on, for its default lane count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AdapterKind {
+    /// A GPU through Vulkan (or another native API).
+    Native,
+    /// A GPU through a browser's WebGPU.
+    Browser,
+    /// A GPU emulated on the CPU (lavapipe, SwiftShader).
+    Software,
+}
+
+impl AdapterKind {
+    fn of(info: &wgpu::AdapterInfo) -> Self {
+        if info.device_type == wgpu::DeviceType::Cpu {
+            Self::Software
+        } else if info.backend == wgpu::Backend::BrowserWebGpu {
+            Self::Browser
+        } else {
+            Self::Native
+        }
+    }
+}
+
+/// Lanes, stack depth and pool for a batch: as many lanes as asked (or the adapter's default), fewer if one
+/// storage binding cannot hold their frames.
+fn plan(config: &ForkConfig, layout: &LaneLayout, kind: AdapterKind, max_binding: u64) -> Plan {
+    let depth = match config.stack_depth {
+        0 => layout.default_depth,
+        d => d.next_power_of_two(),
+    };
+    let mut lanes = match (config.slots, kind) {
+        (0, AdapterKind::Software) => SOFTWARE_LANES,
+        (0, AdapterKind::Browser) => BROWSER_LANES,
+        (0, AdapterKind::Native) => layout.native_lanes,
+        (n, _) => n,
+    }
+    .max(1);
+    loop {
+        let plan = Plan {
+            lanes,
+            depth,
+            pool: lanes.next_power_of_two(),
+            frame_words: layout.frame_words,
+        };
+        if plan.frame_bytes() <= max_binding || lanes == 1 {
+            return plan;
+        }
+        lanes /= 2;
+    }
+}
+
+/// A lane kernel's pipelines, and the last batch's buffers.
+pub(crate) struct LaneKernel {
+    label: &'static str,
+    layout: wgpu::BindGroupLayout,
+    run: wgpu::ComputePipeline,
+    publish: wgpu::ComputePipeline,
+    cache: Mutex<Option<Buffers>>,
+}
+
+impl LaneKernel {
+    /// The pipelines of `module`'s `run` and `publish` (the caller catches validation errors around both).
+    pub(crate) fn new(ctx: &GpuContext, label: &'static str, module: &wgpu::ShaderModule) -> Self {
+        use Binding::{Read, ReadWrite, Uniform};
+        let layout = buffer_layout(
+            ctx,
+            label,
+            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
+        );
+        let pipelines = PipelineMaker::new(ctx, label, &layout);
+        Self {
+            label,
+            run: pipelines.pipeline(module, "run"),
+            publish: pipelines.pipeline(module, "publish"),
+            layout,
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// Solves a batch of one shape, counting up to `limit` solutions each: `pack(puzzle, words)` fills a
+    /// puzzle's words, and `each(index, result)` makes what the caller wants of a puzzle's result words,
+    /// where the read-back lies (on every core natively). `progress(finished, total)` is called after each
+    /// submission; returning false cancels.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn solve_each<P: Borrow<Grid> + Sync, T: Send>(
+        &self,
+        ctx: &GpuContext,
+        layout: &LaneLayout,
+        puzzles: &[P],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        pack: impl Fn(&Grid, &mut [u32]) + Sync,
+        each: impl Fn(usize, &[u32]) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        if puzzles.is_empty() {
+            return Ok((Vec::new(), ForkStats::default()));
+        }
+        let n = puzzles.len() as u32;
+        let kind = AdapterKind::of(&ctx.info);
+        let max_binding = ctx
+            .limits
+            .max_storage_buffer_binding_size
+            .min(ctx.limits.max_buffer_size);
+        let plan = plan(&config, layout, kind, max_binding);
+        let puzzle_bytes = u64::from(n) * layout.puzzle_words as u64 * 4;
+        let result_bytes = u64::from(n) * layout.result_words as u64 * 4;
+        let started = Instant::now();
+        let buffers = self.buffers(ctx, plan, puzzle_bytes, result_bytes).await?;
+        upload(
+            ctx,
+            &buffers.batch.puzzles,
+            puzzles,
+            layout.puzzle_words,
+            &pack,
+        )?;
+        let mut stats = ForkStats {
+            slots: plan.lanes,
+            upload_seconds: started.elapsed().as_secs_f64(),
+            ..ForkStats::default()
+        };
+        let started = Instant::now();
+        // No results, every lane idle, an empty pool: cleared at the head of the first submission.
+        let mut clearing = ctx.device.create_command_encoder(&Default::default());
+        clearing.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
+        clearing.clear_buffer(&buffers.lanes.control, 0, None);
+        clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
+        let mut first = Some(clearing);
+        let max_budget = if kind == AdapterKind::Software {
+            (SOFTWARE_LOOP_ITERATIONS / layout.pass_iterations.max(1)).max(1)
+        } else {
+            1 << 16
+        };
+        // Short runs first, many to a submission: a single hard puzzle spreads over the lanes one run at a time,
+        // and an easy batch ends within the first submission.
+        let min_budget = 16.min(max_budget);
+        let mut budget = min_budget;
+        let runs = RUNS_PER_SUBMISSION;
+        // A small batch's results travel with every submission: the one that finishes the batch has brought
+        // them back, and a round trip to the GPU is saved (a large one's are copied once, at the end).
+        let copy_along = result_bytes <= COPY_ALONG_BYTES;
+        loop {
+            ctx.queue.write_buffer(
+                &buffers.lanes.params,
+                0,
+                bytemuck::bytes_of(&LaneParams {
+                    puzzles: n,
+                    limit: limit.clamp(1, u64::from(u32::MAX)) as u32,
+                    lanes: plan.lanes,
+                    depth: plan.depth,
+                    pool: plan.pool,
+                    budget,
+                    side: layout.side,
+                    box_rows: layout.box_rows,
+                    box_cols: layout.box_cols,
+                    frame_words: layout.frame_words,
+                    result_words: layout.result_words as u32,
+                    max_guesses: config.max_guesses.min(u64::from(u32::MAX)) as u32,
+                }),
+            );
+            ctx.queue.write_buffer(
+                &buffers.lanes.control,
+                GUESSES_OFFSET,
+                bytemuck::bytes_of(&0u32),
+            );
+            let mut encoder = first
+                .take()
+                .unwrap_or_else(|| ctx.device.create_command_encoder(&Default::default()));
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_bind_group(0, &buffers.bind_group, &[]);
+                for _ in 0..runs {
+                    pass.set_pipeline(&self.publish);
+                    pass.dispatch_workgroups(1, 1, 1);
+                    pass.set_pipeline(&self.run);
+                    pass.dispatch_workgroups(plan.lanes.div_ceil(GROUP), 1, 1);
+                }
+            }
+            encoder.copy_buffer_to_buffer(
+                &buffers.lanes.control,
+                0,
+                &buffers.lanes.control_read,
+                0,
+                None,
+            );
+            if copy_along {
+                encoder.copy_buffer_to_buffer(
+                    &buffers.batch.results,
+                    0,
+                    &buffers.batch.results_read,
+                    0,
+                    Some(result_bytes),
+                );
+            }
+            let submitted = Instant::now();
+            ctx.submit(encoder.finish());
+            let state: LaneControl =
+                *bytemuck::from_bytes(&readback::read(ctx, &buffers.lanes.control_read).await?);
+            let took = submitted.elapsed();
+            stats.submissions += 1;
+            stats.rounds += u64::from(runs);
+            stats.guesses += u64::from(state.guesses);
+            stats.forks = u64::from(state.donated);
+            let finished = state.finished.min(n) as usize;
+            if !progress(finished, puzzles.len()) {
+                return Err(GpuError::Cancelled);
+            }
+            if finished == puzzles.len() {
+                break;
+            }
+            // Aim each run at TARGET, changing at most 4× at a time.
+            let per_run = took.as_secs_f64() / f64::from(runs);
+            let scale = (TARGET.as_secs_f64() / per_run.max(1e-5)).clamp(0.25, 4.0);
+            budget = ((f64::from(budget) * scale) as u32).clamp(min_budget, max_budget);
+        }
+        stats.search_seconds = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        if !copy_along {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            encoder.copy_buffer_to_buffer(
+                &buffers.batch.results,
+                0,
+                &buffers.batch.results_read,
+                0,
+                Some(result_bytes),
+            );
+            ctx.submit(encoder.finish());
+        }
+        let overflowed = AtomicU64::new(0);
+        let words = layout.result_words;
+        let made = readback::with_mapped(ctx, &buffers.batch.results_read, |bytes| {
+            stats.transfer_seconds = started.elapsed().as_secs_f64();
+            let results: &[u32] = bytemuck::cast_slice(&bytes[..result_bytes as usize]);
+            map_index(n as usize, |i| {
+                let result = &results[i * words..(i + 1) * words];
+                if result[1] & FLAG_OVERFLOW != 0 {
+                    overflowed.fetch_add(1, Ordering::Relaxed);
+                }
+                each(i, result)
+            })
+        })
+        .await?;
+        stats.overflowed = overflowed.into_inner();
+        stats.download_seconds = started.elapsed().as_secs_f64();
+        *self.cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(buffers);
+        Ok((made, stats))
+    }
+
+    /// Buffers for a batch on `plan`: the last batch's where they fit (the lanes' buffers while the plan holds,
+    /// the batch's while they have room: a file's chunks are all one size but the last), new ones otherwise.
+    /// They leave the cache meanwhile, so a second batch at once (the page's engines) makes its own.
+    async fn buffers(
+        &self,
+        ctx: &GpuContext,
+        plan: Plan,
+        puzzle_bytes: u64,
+        result_bytes: u64,
+    ) -> Result<Buffers, GpuError> {
+        let cached = self.cache.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let (lanes, batch, bind_group) = match cached {
+            Some(b) => (Some(b.lanes), Some(b.batch), Some(b.bind_group)),
+            None => (None, None, None),
+        };
+        let lanes = lanes.filter(|l| l.plan == plan);
+        let batch =
+            batch.filter(|b| b.puzzles.size() >= puzzle_bytes && b.results.size() >= result_bytes);
+        let bind_group = bind_group.filter(|_| lanes.is_some() && batch.is_some());
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let lanes = lanes.unwrap_or_else(|| LaneBuffers::new(ctx, self.label, plan));
+        let batch =
+            batch.unwrap_or_else(|| BatchBuffers::new(ctx, self.label, puzzle_bytes, result_bytes));
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Api(format!(
+                "not enough GPU memory for the batch and {} lanes: {error}",
+                plan.lanes
+            )));
+        }
+        let bind_group = bind_group.unwrap_or_else(|| {
+            let bound = [
+                &lanes.params,
+                &batch.puzzles,
+                &batch.results,
+                &lanes.control,
+                &lanes.lanes,
+                &lanes.frames,
+            ];
+            bind_buffers(ctx, self.label, &self.layout, &bound)
+        });
+        Ok(Buffers {
+            lanes,
+            batch,
+            bind_group,
+        })
+    }
+}
+
+/// Packs `puzzles` into the start of `buffer`, `words` each. Each write goes through a staging buffer of its
+/// own, so natively every core packs a run of puzzles into a small buffer (it stays in cache) and writes that
+/// into its run's staging memory: the batch is read once and its words written once.
+fn upload<P: Borrow<Grid> + Sync>(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    puzzles: &[P],
+    words: usize,
+    pack: &(impl Fn(&Grid, &mut [u32]) + Sync),
+) -> Result<(), GpuError> {
+    const RUN: usize = 4096;
+    let write = |(i, run): (usize, &[P])| {
+        let mut packed = vec![0u32; run.len() * words];
+        for (p, to) in run.iter().zip(packed.chunks_exact_mut(words)) {
+            pack(p.borrow(), to);
+        }
+        let size = wgpu::BufferSize::new((packed.len() * 4) as u64).expect("a run is never empty");
+        let mut view = ctx
+            .queue
+            .write_buffer_with(buffer, (i * RUN * words * 4) as u64, size)
+            .ok_or_else(|| GpuError::Api("the puzzles could not be staged for the GPU".into()))?;
+        view.slice(..)
+            .copy_from_slice(bytemuck::cast_slice(&packed));
+        Ok(())
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        puzzles.par_chunks(RUN).enumerate().try_for_each(write)
+    }
+    #[cfg(target_arch = "wasm32")]
+    puzzles.chunks(RUN).enumerate().try_for_each(write)
+}
+
+/// A batch's buffers and their bind group, kept by the kernel for the next batch.
+struct Buffers {
+    lanes: LaneBuffers,
+    batch: BatchBuffers,
+    bind_group: wgpu::BindGroup,
+}
+
+fn new_buffer(ctx: &GpuContext, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
+}
+
+/// The buffers of a plan, whatever the batch: parameters, control, the lanes' states and their frames
+/// (stacks, pool, parking: most of the memory).
+struct LaneBuffers {
+    plan: Plan,
+    params: wgpu::Buffer,
+    control: wgpu::Buffer,
+    lanes: wgpu::Buffer,
+    frames: wgpu::Buffer,
+    control_read: wgpu::Buffer,
+}
+
+impl LaneBuffers {
+    fn new(ctx: &GpuContext, label: &str, plan: Plan) -> Self {
+        use wgpu::BufferUsages as Use;
+        let control_size = size_of::<LaneControl>() as u64;
+        Self {
+            plan,
+            params: new_buffer(
+                ctx,
+                &format!("{label} params"),
+                size_of::<LaneParams>() as u64,
+                Use::UNIFORM | Use::COPY_DST,
+            ),
+            control: new_buffer(
+                ctx,
+                &format!("{label} control"),
+                control_size,
+                Use::STORAGE | Use::COPY_DST | Use::COPY_SRC,
+            ),
+            lanes: new_buffer(
+                ctx,
+                &format!("{label} lanes"),
+                u64::from(plan.lanes) * 16,
+                Use::STORAGE | Use::COPY_DST,
+            ),
+            frames: new_buffer(
+                ctx,
+                &format!("{label} frames"),
+                plan.frame_bytes(),
+                Use::STORAGE,
+            ),
+            control_read: new_buffer(
+                ctx,
+                &format!("{label} control read"),
+                control_size,
+                Use::MAP_READ | Use::COPY_DST,
+            ),
+        }
+    }
+}
+
+/// The buffers sized by the batch: its puzzles and results.
+struct BatchBuffers {
+    puzzles: wgpu::Buffer,
+    results: wgpu::Buffer,
+    results_read: wgpu::Buffer,
+}
+
+impl BatchBuffers {
+    fn new(ctx: &GpuContext, label: &str, puzzle_bytes: u64, result_bytes: u64) -> Self {
+        use wgpu::BufferUsages as Use;
+        Self {
+            puzzles: new_buffer(
+                ctx,
+                &format!("{label} puzzles"),
+                puzzle_bytes,
+                Use::STORAGE | Use::COPY_DST,
+            ),
+            results: new_buffer(
+                ctx,
+                &format!("{label} results"),
+                result_bytes,
+                Use::STORAGE | Use::COPY_DST | Use::COPY_SRC,
+            ),
+            results_read: new_buffer(
+                ctx,
+                &format!("{label} results read"),
+                result_bytes,
+                Use::MAP_READ | Use::COPY_DST,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_shaders_declare_the_same_params_and_control() {
+        for wgsl in [
+            include_str!("../../shaders/sudoku_lane9.wgsl"),
+            include_str!("../../shaders/sudoku_lanes.wgsl"),
+        ] {
+            assert!(wgsl.contains(&format!("@workgroup_size({GROUP})")));
+            let fields = |name: &str| -> Vec<String> {
+                let body = wgsl.split(&format!("struct {name} {{")).nth(1).unwrap();
+                let body = body.split('}').next().unwrap();
+                body.lines()
+                    .filter_map(|l| l.split(':').next())
+                    .map(|f| f.trim().to_string())
+                    .filter(|f| !f.is_empty() && !f.starts_with("//"))
+                    .collect()
+            };
+            assert_eq!(fields("Params").len(), size_of::<LaneParams>() / 4);
+            assert_eq!(fields("Control").len(), size_of::<LaneControl>() / 4);
+            // `guesses` is the ninth word of Control.
+            assert_eq!(fields("Control")[8], "guesses");
+            assert_eq!(GUESSES_OFFSET, 8 * 4);
+        }
+    }
+
+    fn layout(frame_words: u32, default_depth: u32) -> LaneLayout {
+        LaneLayout {
+            side: 9,
+            box_rows: 3,
+            box_cols: 3,
+            puzzle_words: 12,
+            result_words: 16,
+            frame_words,
+            default_depth,
+            native_lanes: 1 << 16,
+            pass_iterations: 64,
+        }
+    }
+
+    #[test]
+    fn plans_fit_the_binding_and_keep_powers_of_two() {
+        let config = ForkConfig::default();
+        let nine = layout(32, 32);
+        let big = plan(&config, &nine, AdapterKind::Native, u64::MAX);
+        assert_eq!((big.lanes, big.depth, big.pool), (1 << 16, 32, 1 << 16));
+        // A binding limit of 128 MiB (WebGPU's default) holds fewer lanes.
+        let small = plan(&config, &nine, AdapterKind::Native, 128 << 20);
+        assert!(
+            small.frame_bytes() <= 128 << 20 && small.lanes >= 1 << 14,
+            "{small:?}"
+        );
+        let page = plan(&config, &nine, AdapterKind::Browser, 128 << 20);
+        assert!(
+            page.lanes == BROWSER_LANES && page.frame_bytes() <= 128 << 20,
+            "{page:?}"
+        );
+        // 25×25 frames are larger: fewer lanes fit the same binding.
+        let large = plan(&config, &layout(235, 16), AdapterKind::Browser, 128 << 20);
+        assert!(
+            large.frame_bytes() <= 128 << 20 && large.lanes >= 1 << 12,
+            "{large:?}"
+        );
+        let software = plan(&config, &nine, AdapterKind::Software, u64::MAX);
+        assert_eq!(software.lanes, SOFTWARE_LANES);
+        let odd = plan(
+            &ForkConfig {
+                slots: 3,
+                stack_depth: 3,
+                ..config
+            },
+            &nine,
+            AdapterKind::Software,
+            u64::MAX,
+        );
+        assert_eq!((odd.lanes, odd.depth, odd.pool), (3, 4, 4));
+    }
+}
