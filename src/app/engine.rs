@@ -213,7 +213,7 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
         },
     };
     if let Some(gpu) = gpu {
-        // Small jobs get fewer boards in flight (lanes for 9×9, pool slots for other sizes): a few puzzles fork
+        // Small jobs get fewer boards in flight (lanes, one board each): a few puzzles fork
         // into every lane there is, which a software adapter pays for in full.
         let config = ForkConfig {
             slots: if records.len() < AUTO_GPU_MIN {

@@ -72,7 +72,7 @@ impl SudokuKernels {
 pub struct BatchReport {
     /// Kernel counters, summed over the shapes of the batch.
     pub kernel: ForkStats,
-    /// Puzzles finished on the CPU instead (pool overflow, or a result that failed the check).
+    /// Puzzles finished on the CPU instead (no room for its search on the GPU, past its guess budget, or a result that failed the check).
     pub cpu_fallbacks: u64,
     /// Seconds inside the kernels (packing, upload, every dispatch, read-back, unpacking); the rest of a
     /// batch's time is the host's checks before and after.

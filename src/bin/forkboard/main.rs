@@ -68,7 +68,7 @@ struct InputArgs {
 enum Engine {
     /// The CPU solver on every core.
     Cpu,
-    /// The WGSL fork kernel on the GPU (Vulkan); an error if there is none.
+    /// The WGSL lane kernels on the GPU (Vulkan); an error if there is none.
     Gpu,
     /// The GPU for large chunks when a hardware one is present, else the CPU; falls back to the CPU on errors.
     Auto,
@@ -90,7 +90,7 @@ struct SolveArgs {
     /// The engine to solve on.
     #[arg(long, value_enum, default_value = "auto")]
     engine: Engine,
-    /// GPU pool size in board slots (default: sized from the batch and the device's memory limits).
+    /// The GPU's lanes, one board each (default: from the adapter and the device's memory limits).
     #[arg(long, value_name = "N", default_value_t = 0)]
     gpu_slots: u32,
     /// Worker threads (default: every core).
