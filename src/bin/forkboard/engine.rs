@@ -157,7 +157,7 @@ impl Engines {
         if let Some(name) = &self.gpu_name {
             let k = &self.gpu_report.kernel;
             parts.push(format!(
-                "gpu {} — {} puzzles, {} slots, {} rounds, {} guesses, {} forks, {} finished on the CPU; \
+                "gpu {} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU; \
                  seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
                 name,
                 self.on_gpu,
