@@ -186,25 +186,11 @@ fn naked_singles() -> u32 {
     return STUCK;
 }
 
-// Places `bit` in the one open cell of row r that may take it; false when none may (a placement of this pass
-// took the cell).
-fn settle_in_row(r: u32, bit: u32) -> bool {
-    let n = params.side;
-    for (var c = 0u; c < n; c++) {
-        let i = r * n + c;
-        let u = units_of(i);
-        if is_open(i) && (open_in(u) & bit) != 0u {
-            place(i, u, bit);
-            return true;
-        }
-    }
-    return false;
-}
-
-fn settle_in_column(c: u32, bit: u32) -> bool {
-    let n = params.side;
-    for (var r = 0u; r < n; r++) {
-        let i = r * n + c;
+// Places `bit` in the one open cell of a line (row or column: N cells from `first`, `stride` apart) that may
+// take it; false when none may (a placement of this pass took the cell).
+fn settle_in_line(first: u32, stride: u32, bit: u32) -> bool {
+    for (var k = 0u; k < params.side; k++) {
+        let i = first + k * stride;
         let u = units_of(i);
         if is_open(i) && (open_in(u) & bit) != 0u {
             place(i, u, bit);
@@ -241,7 +227,7 @@ fn finish_row(r: u32, row_once: u32, row_twice: u32) -> bool {
     while lone != 0u {
         let bit = lone & (~lone + 1u);
         lone ^= bit;
-        if !settle_in_row(r, bit) {
+        if !settle_in_line(r * params.side, 1u, bit) {
             return false;
         }
     }
@@ -304,7 +290,7 @@ fn hidden_singles() -> u32 {
             lone ^= bit;
             var settled: bool;
             if j < n {
-                settled = settle_in_column(j, bit);
+                settled = settle_in_line(j, params.side, bit);
             } else {
                 settled = settle_in_box(j - n, bit);
             }

@@ -75,7 +75,6 @@ pub struct Lane9Kernel {
 impl Lane9Kernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let source = wgpu::include_wgsl!("../../shaders/sudoku_lane9.wgsl");
         // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
         // `params.puzzles` (claims past it are refused before use), the sizes the host gives the `puzzles` and
@@ -85,13 +84,10 @@ impl Lane9Kernel {
         // allocates (`lanes::Plan::frames`), with `depth` and `pool` powers of two. Every loop ends: a lane
         // loops at most `budget` times, its inner loops run a fixed count. Natively the checks wgpu would
         // inject around each access cost time on every pass.
-        let module = unsafe { trusted_module(ctx, source) };
-        let lanes = LaneKernel::new(ctx, "sudoku_lane9", &module);
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!(
-                "the 9×9 Sudoku kernel did not compile: {error}"
-            )));
-        }
+        let lanes = LaneKernel::compile(ctx, "sudoku_lane9", "the 9×9 Sudoku kernel", || unsafe {
+            trusted_module(ctx, source)
+        })
+        .await?;
         let kernel = Self { lanes };
         // Drivers may finish compiling on the first dispatch: one puzzle now keeps that out of the first batch.
         let warm_up = Grid::empty(bands::nine());

@@ -74,7 +74,6 @@ pub struct LaneCellsKernel {
 impl LaneCellsKernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let source = wgpu::include_wgsl!("../../shaders/sudoku_lanes.wgsl");
         // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
         // `params.puzzles` (claims past it are refused before use): puzzle words `i × packed + w` and result
@@ -85,13 +84,13 @@ impl LaneCellsKernel {
         // words below ⌈N²/4⌉ ≤ 157, open-cell words below ⌈N²/32⌉ ≤ 20 (cell indexes come from their bits or
         // from rows and columns below N), unit indexes below 3N ≤ 75, tally indexes below 2N ≤ 50. Every loop
         // ends: a lane loops at most `budget` times, the inner loops over cells, units or a mask's bits.
-        let module = unsafe { trusted_module(ctx, source) };
-        let lanes = LaneKernel::new(ctx, "sudoku_lanes", &module);
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!(
-                "the Sudoku kernel for large and odd shapes did not compile: {error}"
-            )));
-        }
+        let lanes = LaneKernel::compile(
+            ctx,
+            "sudoku_lanes",
+            "the Sudoku kernel for large and odd shapes",
+            || unsafe { trusted_module(ctx, source) },
+        )
+        .await?;
         let kernel = Self { lanes };
         // Drivers may finish compiling on the first dispatch: one puzzle now keeps that out of the first batch.
         let warm_up = Grid::empty("2x2".parse().expect("a valid shape"));

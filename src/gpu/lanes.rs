@@ -207,22 +207,34 @@ pub(crate) struct LaneKernel {
 }
 
 impl LaneKernel {
-    /// The pipelines of `module`'s `run` and `publish` (the caller catches validation errors around both).
-    pub(crate) fn new(ctx: &GpuContext, label: &'static str, module: &wgpu::ShaderModule) -> Self {
+    /// The pipelines of `run` and `publish` in the module `make_module` compiles; a validation error in either
+    /// comes back as [`GpuError::Api`] naming the kernel (`what`).
+    pub(crate) async fn compile(
+        ctx: &GpuContext,
+        label: &'static str,
+        what: &str,
+        make_module: impl FnOnce() -> wgpu::ShaderModule,
+    ) -> Result<Self, GpuError> {
         use Binding::{Read, ReadWrite, Uniform};
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = make_module();
         let layout = buffer_layout(
             ctx,
             label,
             &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
         );
         let pipelines = PipelineMaker::new(ctx, label, &layout);
-        Self {
+        let kernel = Self {
             label,
-            run: pipelines.pipeline(module, "run"),
-            publish: pipelines.pipeline(module, "publish"),
+            run: pipelines.pipeline(&module, "run"),
+            publish: pipelines.pipeline(&module, "publish"),
             layout,
             cache: Mutex::new(None),
+        };
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Api(format!("{what} did not compile: {error}")));
         }
+        Ok(kernel)
     }
 
     /// Solves a batch of one shape, counting up to `limit` solutions each: `pack(puzzle, words)` fills a
