@@ -1,8 +1,9 @@
-// N-Queens, node layer: the host cuts the mirror split (`src/queens/mirror.rs`) at a fixed row into partial
-// boards (nodes); the GPU counts the solutions below them. Only the total: the classes of 2, 4 and 8 follow
-// from it and from two small searches on the host (`src/queens/symmetric.rs`), which keeps this loop free of
-// any rule but the queens' own. Counts are 64-bit numbers kept as (low, high) u32 pairs: WGSL has no 64-bit
-// integers and a lane's count passes 2^32 for large N.
+// N-Queens, node layer: the host cuts the constellations' searches (`src/queens/constellation.rs`) at a fixed
+// row into partial boards (nodes); the GPU counts the solutions below them, each times its constellation's
+// orbit size. Only the total: the classes of 2, 4 and 8 follow from it and from two small searches on the host
+// (`src/queens/symmetric.rs`), which keeps this loop free of any rule but the queens' own and one mask per row.
+// Counts are 64-bit numbers kept as (low, high) u32 pairs: WGSL has no 64-bit integers and a lane's count
+// passes 2^32 for large N.
 //
 // Persistent lanes: each invocation is a lane that takes the next node from a shared counter, searches it with
 // an explicit stack (WGSL has no recursion) and takes another when done. A dispatch runs each lane for at most
@@ -25,18 +26,20 @@ struct Params {
     lanes: u32,
 }
 
-// A node: the columns taken and the diagonals attacked in its next row.
+// A node: the columns still open, the diagonals attacked in its next row, and its constellation.
 struct Node {
-    down: u32,
+    open: u32,
     left: u32,
     right: u32,
-    pad: u32,
+    constellation: u32,
 }
 
-// A lane's parked search: `top` frames, the last of them its top frame (none: the lane holds no node).
+// A lane's parked search: `top` frames, the last of them its top frame (none: the lane holds no node), and
+// the constellation of its node.
 struct Lane {
     top: u32,
-    pad: array<u32, 3>,
+    constellation: u32,
+    pad: array<u32, 2>,
     frames: array<vec4<u32>, 32>,
 }
 
@@ -53,12 +56,17 @@ struct Control {
 @group(0) @binding(1) var<storage, read> nodes: array<Node>;
 @group(0) @binding(2) var<storage, read_write> lanes: array<Lane>;
 @group(0) @binding(3) var<storage, read_write> control: Control;
-// Two u32 per lane: its solutions as (low, high), over every node it finished.
+// Two u32 per lane: its weighted solutions as (low, high), over every node it finished.
 @group(0) @binding(4) var<storage, read_write> lane_counts: array<u32>;
+// 32 words per constellation: word 0 its orbit's size (what each solution below it stands for), word r the
+// columns row r may use (`Plan::tables`).
+@group(0) @binding(5) var<storage, read> tables: array<u32>;
 
 // Invocations per workgroup: one warp on NVIDIA hardware. The host compiles this file once per stack depth
-// (16 or 32 levels), replacing the next line.
+// (16 or 32 levels) and with or without the row masks (constellations need them, the mirror split does not:
+// its one table only gives the weight, 2), replacing the next two lines.
 const DEPTH: u32 = 16u;
+const ROW_MASKS: bool = true;
 const GROUP: u32 = 32u;
 
 // The stacks. A frame is one row of a search: its open columns (not yet taken), the columns its diagonals
@@ -91,11 +99,19 @@ fn add(c: vec2<u32>, x: u32) -> vec2<u32> {
     return vec2<u32>(low, c.y + select(0u, 1u, low < x));
 }
 
-// One step of a lane (see the header): `top` is its top frame, `slot` addresses its stack.
-fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>) {
+// One step of a lane (see the header): `top` is its top frame, `slot` addresses its stack, `table` the first
+// word of its constellation's table and `weight` that word.
+fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, table: u32, weight: u32) {
     let frame = *top;
     // Needed only when the top runs out without a child to enter; read first so that it arrives meanwhile.
     let below = stack[*slot - GROUP];
+    // The child's row mask: the row follows from the open columns (each placed row took one), so the read can
+    // start before the candidate is chosen. `& 31` keeps a full board (and the sentinel) within the table; their
+    // children have no candidate whatever the word.
+    var allowed = 0xffffffffu;
+    if ROW_MASKS {
+        allowed = tables[table + ((params.n + 1u - countOneBits(frame.x)) & 31u)];
+    }
     // The lowest candidate (two's complement isolates it) and the ones left after it.
     let bit = frame.w & (0u - frame.w);
     let rest = frame.w ^ bit;
@@ -104,9 +120,9 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
     let open = frame.x ^ bit;
     let left = (frame.y | bit) << 1u;
     let right = (frame.z | bit) >> 1u;
-    let free = open & ~(left | right);
+    let free = open & ~(left | right) & allowed;
     // Every column taken: a solution (and no candidate, so it is not entered).
-    *found += select(0u, 1u, open == 0u);
+    *found += select(0u, weight, open == 0u);
     let enter = free != 0u;
     let keep = rest != 0u;
     let parent = vec4<u32>(frame.xyz, rest);
@@ -123,8 +139,6 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     let lane = gid.x;
     if lane >= params.lanes { return; }
     let n = params.n;
-    // 1 << 32 does not exist in u32: a full 32-wide row is all ones.
-    let mask = select((1u << n) - 1u, 0xffffffffu, n == 32u);
 
     // Unpark: the frames below the top back to their levels, the top to registers.
     stack[GROUP + me] = SENTINEL;
@@ -138,9 +152,12 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         top = lanes[lane].frames[parked - 1u];
         slot = (parked + 1u) * GROUP + me;
     }
-    // Solutions found in this dispatch: at most one per step, and steps stay below 2^32, so 32 bits hold
-    // them; they join the lane's 64-bit count once, after the loop.
+    var table = lanes[lane].constellation * 32u;
+    var weight = tables[table];
+    // Weighted solutions found in this dispatch: at most 8 per step, and steps stay below 2^28, so 32 bits
+    // hold them; they join the lane's 64-bit count whenever the lane takes a node, and after the loop.
     var found = 0u;
+    var total = vec2<u32>(lane_counts[2u * lane], lane_counts[2u * lane + 1u]);
     var steps = 0u;
     loop {
         // Taking a node counts as a step too: a lane may take many small ones in a row.
@@ -153,10 +170,14 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             let index = atomicAdd(&control.next, 1u);
             if index >= params.nodes { break; }
             let node = nodes[index];
-            let open = mask & ~node.down;
-            let free = open & ~(node.left | node.right);
+            total = add(total, found);
+            found = 0u;
+            table = node.constellation * 32u;
+            weight = tables[table];
+            let row = n - countOneBits(node.open);
+            let free = node.open & ~(node.left | node.right) & tables[table + row];
             if free != 0u {
-                top = vec4<u32>(open, node.left, node.right, free);
+                top = vec4<u32>(node.open, node.left, node.right, free);
                 slot = 2u * GROUP + me;
             }
             continue;
@@ -165,30 +186,31 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         // way idles on the sentinel. Loop checks cost as much as a step (measured for N=20: one step per
         // pass 8.1 s, sixteen 5.6 s; sixteen written out 7% faster than a loop of them; 24 no better).
         steps += 15u;
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
-        step(&slot, &top, &found);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
     }
 
-    let total = add(vec2<u32>(lane_counts[2u * lane], lane_counts[2u * lane + 1u]), found);
+    total = add(total, found);
     lane_counts[2u * lane] = total.x;
     lane_counts[2u * lane + 1u] = total.y;
     // Park: the frames above the sentinel, then the top; none when the top is the sentinel.
     let frames = select(0u, slot / GROUP - 1u, slot >= 2u * GROUP);
     lanes[lane].top = frames;
+    lanes[lane].constellation = table / 32u;
     if frames != 0u {
         atomicAdd(&control.busy, 1u);
         for (var k = 0u; k + 1u < frames; k++) {

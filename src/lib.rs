@@ -9,4 +9,5 @@ pub mod app;
 pub mod chart;
 pub mod gpu;
 pub mod queens;
+pub mod shard;
 pub mod sudoku;

@@ -270,6 +270,36 @@ fn queens_prints_counts_that_match_the_published_ones() {
 }
 
 #[test]
+fn queens_shards_print_json_lines_that_add_up() {
+    for engine in ["cpu", "gpu"] {
+        let (mut total, mut unique, mut seen) = (0, 0, Vec::new());
+        for index in 1..=4 {
+            let shard = format!("{index}/4");
+            let out = forkboard(
+                &[
+                    "queens", "--range", "11..12", "--engine", engine, "--shard", &shard,
+                ],
+                b"",
+            );
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            for line in text(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+                let json: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(json["shard"], shard.as_str(), "{line}");
+                if json["n"] == 12 {
+                    total += json["total"].as_u64().unwrap();
+                    unique += json["unique"].as_u64().unwrap();
+                }
+                seen.push(json["n"].as_u64().unwrap());
+            }
+        }
+        assert_eq!((total, unique), (14200, 1787), "{engine}");
+        assert_eq!(seen.len(), 8, "{engine}: one line per N and shard");
+    }
+    let bad = forkboard(&["queens", "8", "--shard", "5/4"], b"");
+    assert!(!bad.status.success() && text(&bad.stderr).contains("K/M"));
+}
+
+#[test]
 fn queens_refuses_bad_sizes_clearly() {
     for (args, message) in [
         (vec!["queens", "0"], "N must be between 1 and 32, not 0"),
@@ -420,4 +450,112 @@ fn pretty(quiz: &str) -> String {
         grid.push('\n');
     }
     grid
+}
+
+#[test]
+fn sharded_solves_concatenate_to_the_whole_output_in_every_layout() {
+    // 100,000 kaggle lines (the 10,000 ten times) with bad records, comments and blank lines among them;
+    // fewer in the slower layouts. Shards of each are solved apart and put end to end.
+    let dir = std::env::temp_dir().join(format!("forkboard-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let quizzes: Vec<String> = std::fs::read_to_string(shared("kaggle_10k.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    let lines: Vec<String> = (0..100_000)
+        .map(|i| {
+            let quiz = &quizzes[i % quizzes.len()];
+            match i % 997 {
+                5 => format!("{}x", &quiz[..80]),
+                6 => format!("11{}", &quiz[2..]),
+                7 => format!("# a comment\n\n{quiz}"),
+                _ => quiz.clone(),
+            }
+        })
+        .collect();
+    let block = |quiz: &str| {
+        quiz.lines()
+            .last()
+            .unwrap()
+            .as_bytes()
+            .chunks(9)
+            .map(|r| text(r) + "\n")
+            .collect::<String>()
+    };
+    let layouts = [
+        (
+            "line",
+            lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+        ),
+        (
+            "csv",
+            format!(
+                "quizzes\n{}",
+                lines[..30_000]
+                    .iter()
+                    .map(|l| format!("{}\n", l.lines().last().unwrap()))
+                    .collect::<String>()
+            ),
+        ),
+        (
+            "block",
+            lines[..20_000].iter().map(|l| block(l) + "\n").collect(),
+        ),
+        (
+            "grid",
+            lines[..2_000]
+                .iter()
+                .map(|l| pretty(l.lines().last().unwrap()) + "\n")
+                .collect(),
+        ),
+        // Fewer puzzles than shards: most shards are empty, and the first with a puzzle is not shard 1.
+        (
+            "tiny",
+            format!("\n\n\n\n\n\n\n\n\n\n{}\n{}\n", quizzes[0], quizzes[1]),
+        ),
+    ];
+    for (name, input) in layouts {
+        let path = dir.join(format!("{name}.txt"));
+        std::fs::write(&path, &input).unwrap();
+        let solve = |extra: &[&str]| {
+            let mut args = vec![
+                "solve",
+                path.to_str().unwrap(),
+                "--engine",
+                "cpu",
+                "--count",
+                "2",
+            ];
+            if name != "tiny" {
+                args.extend(["--format", name]);
+            }
+            args.extend(extra);
+            let out = forkboard(&args, b"");
+            assert!(
+                out.status.code().is_some_and(|c| c <= 1),
+                "{name} {extra:?}: {}",
+                text(&out.stderr)
+            );
+            out.stdout
+        };
+        let whole = solve(&[]);
+        assert!(text(&whole).lines().count() >= 2, "{name}");
+        for of in [3, 8] {
+            let mut joined = Vec::new();
+            for index in 1..=of {
+                joined.extend(solve(&["--shard", &format!("{index}/{of}")]));
+            }
+            assert!(
+                joined == whole,
+                "{name}, {of} shards differ from the whole output"
+            );
+        }
+    }
+    let refused = forkboard(&["solve", "--shard", "1/2"], b"1");
+    assert!(text(&refused.stderr).contains("not standard input"));
+    let bad = forkboard(&["solve", "-", "--shard", "3/2"], b"");
+    assert!(text(&bad.stderr).contains("K/M"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

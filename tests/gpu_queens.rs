@@ -3,8 +3,9 @@
 
 use std::sync::OnceLock;
 
-use forkboard::gpu::queens::{QueensConfig, QueensKernel, QueensNode};
+use forkboard::gpu::queens::{QueensConfig, QueensKernel, QueensNode, QueensWork};
 use forkboard::gpu::{GpuContext, GpuError};
+use forkboard::queens::constellation::{Plan, Shard};
 use forkboard::queens::{self, known, mirror};
 
 struct Gpu {
@@ -29,7 +30,13 @@ fn counts_match_the_published_ones_up_to_13() {
     for n in 1..=13 {
         let (classes, stats) = gpu
             .kernel
-            .count_blocking(&gpu.ctx, n, QueensConfig::default(), &mut |_, _| true)
+            .count_blocking(
+                &gpu.ctx,
+                n,
+                Shard::WHOLE,
+                QueensConfig::default(),
+                &mut |_, _| true,
+            )
             .unwrap();
         assert_eq!(Some(classes.tally(n)), known(n), "N={n} ({stats:?})");
         // Same classes as the CPU counter, not only the same sums.
@@ -47,7 +54,7 @@ fn the_deep_stack_kernel_counts_the_same() {
         };
         let (classes, _) = gpu
             .kernel
-            .count_blocking(&gpu.ctx, n, config, &mut |_, _| true)
+            .count_blocking(&gpu.ctx, n, Shard::WHOLE, config, &mut |_, _| true)
             .unwrap();
         assert_eq!(Some(classes.tally(n)), known(n), "N={n}");
     }
@@ -64,6 +71,7 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
             .count_blocking(
                 &gpu.ctx,
                 12,
+                Shard::WHOLE,
                 QueensConfig {
                     nodes: Some(wanted),
                     lanes: None,
@@ -89,6 +97,7 @@ fn cancelling_stops_the_count() {
     let run = gpu.kernel.count_blocking(
         &gpu.ctx,
         13,
+        Shard::WHOLE,
         QueensConfig {
             nodes: Some(100_000),
             lanes: None,
@@ -102,23 +111,69 @@ fn cancelling_stops_the_count() {
 #[test]
 fn the_shallow_kernel_holds_its_deepest_stacks() {
     // N=17 cut at row 2 leaves 15 rows below each node, the most the 16-level stacks take: every level of
-    // them, the last included, gets written on the way down.
+    // them, the last included, gets written on the way down. Two nodes of each kind, one by the edge and one
+    // by the middle: a few seconds of lavapipe.
     let gpu = gpu();
     let (n, row) = (17, 2);
+    let count = |work: &QueensWork| {
+        pollster::block_on(gpu.kernel.count_nodes(
+            &gpu.ctx,
+            work,
+            QueensConfig::default(),
+            &mut |_, _| true,
+        ))
+        .unwrap()
+        .0
+    };
     let mut halves = Vec::new();
     mirror::visit(n, row, &mut |node| halves.push(*node));
-    // Two nodes, one by the edge and one by the middle: a few seconds of lavapipe.
     let picked = [halves[0], halves[halves.len() / 2]];
-    let packed: Vec<QueensNode> = picked.iter().map(QueensNode::from).collect();
-    let (found, _) = pollster::block_on(gpu.kernel.count_nodes(
-        &gpu.ctx,
-        n,
-        row,
-        &packed,
-        QueensConfig::default(),
-        &mut |_, _| true,
-    ))
-    .unwrap();
-    let expected: u64 = picked.iter().map(|node| mirror::count_below(n, node)).sum();
-    assert_eq!(found, expected);
+    let mut work = QueensWork::mirror(n, row);
+    work.nodes = picked
+        .iter()
+        .map(|node| QueensNode::mirror(n, node))
+        .collect();
+    let expected: u64 = picked
+        .iter()
+        .map(|node| 2 * mirror::count_below(n, node))
+        .sum();
+    assert!(expected > 0);
+    assert_eq!(count(&work), expected, "mirror split");
+
+    let plan = Plan::new(n);
+    let tasks = plan.tasks(row, Shard::WHOLE);
+    let picked = [tasks[0], tasks[tasks.len() / 2]];
+    let mut work = QueensWork::constellations(&plan, row, Shard::WHOLE);
+    work.nodes = picked.iter().map(QueensNode::from).collect();
+    let expected: u64 = picked
+        .iter()
+        .map(|task| plan.weight(task) * plan.count_task(task))
+        .sum();
+    assert!(expected > 0);
+    assert_eq!(count(&work), expected, "constellations");
+}
+
+#[test]
+fn shards_add_up_to_the_published_counts() {
+    let gpu = gpu();
+    for n in 4..=16 {
+        let sharding: &[u32] = if n <= 12 { &[2, 5] } else { &[3] };
+        for &of in sharding {
+            let mut sum = queens::Classes::default();
+            for index in 1..=of {
+                let shard = Shard { index, of };
+                let (classes, _) = gpu
+                    .kernel
+                    .count_blocking(&gpu.ctx, n, shard, QueensConfig::default(), &mut |_, _| {
+                        true
+                    })
+                    .unwrap();
+                // Each shard is the CPU's shard, class by class.
+                let on_cpu = queens::constellation::count_parallel(n, shard, &|_, _| {});
+                assert_eq!(classes, on_cpu, "N={n}, {shard}");
+                sum.add(&classes);
+            }
+            assert_eq!(Some(sum.tally(n)), known(n), "N={n}, {of} shards");
+        }
+    }
 }

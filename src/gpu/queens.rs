@@ -1,7 +1,8 @@
-//! N-Queens on the GPU: the host cuts the mirror split into nodes ([`crate::queens::mirror`]); the WGSL
-//! kernel `shaders/queens.wgsl` runs persistent lanes that take nodes one after another and park their stacks
-//! between dispatches; the host adds the lanes' 64-bit counts into the total, and the classes follow from it
-//! and the two symmetric counts ([`crate::queens::symmetric`]), which the host works out meanwhile. The steps
+//! N-Queens on the GPU: the host cuts the constellations' searches into nodes
+//! ([`crate::queens::constellation`]); the WGSL kernel `shaders/queens.wgsl` runs persistent lanes that take
+//! nodes one after another and park their stacks between dispatches; the host adds the lanes' 64-bit weighted
+//! counts into the total, and the classes follow from it and the symmetric solutions credited to the
+//! constellations counted ([`crate::queens::constellation::Plan::symmetric`]), which the host works out meanwhile. The steps
 //! per dispatch follow its measured time, so each stays short (a browser kills a long one) and the caller sees
 //! progress between them and may cancel.
 
@@ -11,6 +12,7 @@ use wgpu::util::DeviceExt;
 
 use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout, trusted_module};
 use super::{GpuContext, GpuError, readback};
+use crate::queens::constellation::{Plan, Shard, Task};
 use crate::queens::counter::Classes;
 use crate::queens::mirror::{self, HalfNode};
 use crate::queens::symmetric;
@@ -38,8 +40,10 @@ const MAX_FRAMES: usize = 32;
 pub struct LaneState {
     /// Frames parked; the last of them is the lane's top frame (0: the lane holds no node).
     pub top: u32,
+    /// The constellation of the lane's node.
+    pub constellation: u32,
     /// Padding: the frames are 16-byte vectors.
-    pub pad: [u32; 3],
+    pub pad: [u32; 2],
     /// (open columns, left, right, untried candidates) of each row on the stack.
     pub frames: [[u32; 4]; MAX_FRAMES],
 }
@@ -56,27 +60,85 @@ pub struct QueensControl {
     pub pad: [u32; 2],
 }
 
-/// Mirrors `Node` in `queens.wgsl`: a partial board of the mirror split.
+/// Mirrors `Node` in `queens.wgsl`: a partial board below a constellation.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
 pub struct QueensNode {
-    /// Columns taken.
-    pub down: u32,
+    /// Columns not yet taken.
+    pub open: u32,
     /// Columns attacked along the down-left diagonals.
     pub left: u32,
     /// Columns attacked along the down-right diagonals.
     pub right: u32,
-    /// Padding to 16 bytes.
-    pub pad: u32,
+    /// Index of its constellation in the plan (and of its table).
+    pub constellation: u32,
 }
 
-impl From<&HalfNode> for QueensNode {
-    fn from(node: &HalfNode) -> Self {
+impl QueensNode {
+    /// A node of the mirror split (its table is the mirror split's one, index 0).
+    pub fn mirror(n: u32, node: &HalfNode) -> Self {
         Self {
-            down: node.down,
+            open: crate::queens::full_mask(n) & !node.down,
             left: node.left,
             right: node.right,
-            pad: 0,
+            constellation: 0,
+        }
+    }
+}
+
+/// What a run hands the GPU: the nodes of a cut and the tables they index.
+pub struct QueensWork {
+    /// Board size.
+    pub n: u32,
+    /// The row the nodes were cut at.
+    pub row: u32,
+    /// The nodes.
+    pub nodes: Vec<QueensNode>,
+    /// 32 words per table: word 0 what each solution below a node stands for, word r the columns row r may
+    /// use ([`Plan::tables`]).
+    pub tables: Vec<[u32; 32]>,
+    /// True when the row words restrict anything (constellations); false for the mirror split, whose kernel
+    /// then skips reading them.
+    pub row_masks: bool,
+}
+
+impl QueensWork {
+    /// The mirror split cut at `row`: each node stands for itself and its mirror image.
+    pub fn mirror(n: u32, row: u32) -> Self {
+        let mut nodes = Vec::new();
+        mirror::visit(n, row, &mut |node| nodes.push(QueensNode::mirror(n, node)));
+        let mut table = [crate::queens::full_mask(n); 32];
+        table[0] = 2;
+        Self {
+            n,
+            row,
+            nodes,
+            tables: vec![table],
+            row_masks: false,
+        }
+    }
+
+    /// The shard's constellations of `plan` cut at `row`.
+    pub fn constellations(plan: &Plan, row: u32, shard: Shard) -> Self {
+        let mut nodes = Vec::new();
+        plan.visit(row, shard, &mut |task| nodes.push(QueensNode::from(task)));
+        Self {
+            n: plan.n,
+            row,
+            nodes,
+            tables: plan.tables.clone(),
+            row_masks: true,
+        }
+    }
+}
+
+impl From<&Task> for QueensNode {
+    fn from(task: &Task) -> Self {
+        Self {
+            open: task.open,
+            left: task.left,
+            right: task.right,
+            constellation: task.constellation,
         }
     }
 }
@@ -105,6 +167,8 @@ pub struct QueensConfig {
 pub struct QueensStats {
     /// Nodes in the cut.
     pub nodes: u64,
+    /// Constellations (orbits) counted.
+    pub constellations: u64,
     /// The row the search was cut at.
     pub cut_row: u32,
     /// Dispatches submitted.
@@ -118,11 +182,10 @@ pub struct QueensStats {
 /// The compiled kernel.
 pub struct QueensKernel {
     layout: wgpu::BindGroupLayout,
-    /// Stacks of [`SHALLOW`] levels, for cuts that leave fewer rows than that (a node r rows from the bottom
-    /// needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top).
-    shallow: wgpu::ComputePipeline,
-    /// Stacks of [`DEEP`] levels.
-    deep: wgpu::ComputePipeline,
+    /// `[row masks][deep]`: stacks of [`SHALLOW`] levels for cuts that leave fewer rows than that (a node r
+    /// rows from the bottom needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top),
+    /// of [`DEEP`] levels otherwise; with the row masks for constellations, without for the mirror split.
+    pipelines: [[wgpu::ComputePipeline; 2]; 2],
 }
 
 impl QueensKernel {
@@ -131,12 +194,17 @@ impl QueensKernel {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let text = include_str!("../../shaders/queens.wgsl");
         let line = format!("const DEPTH: u32 = {SHALLOW}u;");
-        assert!(text.contains(&line), "the shader declares its stack depth");
-        let module = |depth: u32| {
+        let masks_line = "const ROW_MASKS: bool = true;";
+        assert!(
+            text.contains(&line) && text.contains(masks_line),
+            "the shader declares its stack depth and row masks"
+        );
+        let module = |depth: u32, row_masks: bool| {
             let source = wgpu::ShaderModuleDescriptor {
                 label: Some("queens"),
                 source: wgpu::ShaderSource::Wgsl(
                     text.replace(&line, &format!("const DEPTH: u32 = {depth}u;"))
+                        .replace(masks_line, &format!("const ROW_MASKS: bool = {row_masks};"))
                         .into(),
                 ),
             };
@@ -146,7 +214,8 @@ impl QueensKernel {
             // rows from the bottom uses levels 0..=r (a dummy, a sentinel, at most r − 1 frames pushed
             // from the rows above the last); a step reads the level below its top, at least the dummy;
             // a parked stack comes back with the same frames. Lanes, nodes and counts are indexed below
-            // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds.
+            // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds;
+            // tables at a node's table (32 words, each below the table count) plus a row masked to 0..=31.
             // Every loop ends: a lane steps at most `budget` times (plus one pass of sixteen) and the
             // parking loops run to its stack's top. Dropping wgpu's injected bounds checks and loop counters
             // matters here: they sit in the innermost loop (and the stack indices go unmasked: masking cost 9%).
@@ -156,31 +225,47 @@ impl QueensKernel {
         let layout = buffer_layout(
             ctx,
             "queens",
-            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite],
+            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, Read],
         );
         let pipelines = PipelineMaker::new(ctx, "queens", &layout);
-        let pipeline = |depth| pipelines.pipeline(&module(depth), "count");
-        let (shallow, deep) = (pipeline(SHALLOW), pipeline(DEEP));
+        let pipeline = |depth, masks| pipelines.pipeline(&module(depth, masks), "count");
+        let pipelines = [
+            [pipeline(SHALLOW, false), pipeline(DEEP, false)],
+            [pipeline(SHALLOW, true), pipeline(DEEP, true)],
+        ];
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
                 "the N-Queens kernel did not compile: {error}"
             )));
         }
-        let kernel = Self {
-            layout,
-            shallow,
-            deep,
-        };
+        let kernel = Self { layout, pipelines };
         // Drivers may finish compiling on the first dispatch: a small board now keeps that out of the first count.
         kernel
-            .count(ctx, 8, QueensConfig::default(), &mut |_, _| true)
+            .count(
+                ctx,
+                8,
+                Shard::WHOLE,
+                QueensConfig::default(),
+                &mut |_, _| true,
+            )
             .await?;
         Ok(kernel)
     }
 
-    /// The cut for `n`: nodes enough to fill the device many times over (subtrees differ wildly in size), as
-    /// many as one storage binding holds at most.
-    fn cut(&self, ctx: &GpuContext, n: u32, config: QueensConfig) -> u32 {
+    /// The row to cut an `n`-board at (`count(row)` being the nodes there, from `first` on): nodes enough to
+    /// fill the device many times over (subtrees differ wildly in size), as many as one storage binding holds
+    /// at most. `shallow_first`: go deeper until the shallow kernel's stacks hold the nodes (the mirror split,
+    /// whose rows widen slowly); else take the first row with enough nodes (constellations, whose rows widen
+    /// by a factor of tens), running the deep kernel where needed.
+    fn cut(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        config: QueensConfig,
+        first: u32,
+        shallow_first: bool,
+        count: &dyn Fn(u32) -> usize,
+    ) -> u32 {
         let by_memory = (ctx
             .limits
             .max_storage_buffer_binding_size
@@ -196,57 +281,101 @@ impl QueensKernel {
                 _ => 1 << 22,
             })
             .min(by_memory);
-        // The shallow kernel's stacks need the cut within SHALLOW − 1 rows of the bottom; the deep one's fit any
-        // board.
-        let shallowest = n.saturating_sub(SHALLOW - 1).max(2);
-        let deepest = n.saturating_sub(2).max(2);
+        // The shallow kernel's stacks need the cut within SHALLOW − 1 rows of the bottom.
+        let shallowest = if shallow_first {
+            n.saturating_sub(SHALLOW - 1)
+        } else {
+            0
+        };
+        let deepest = n.saturating_sub(2).max(first);
         // Each row's count costs a walk of the cut: stop at the first row within 4× of the wish, so the walks
         // add up to little more than the final cut.
-        let mut row = 2;
+        let mut row = first;
         while row < deepest {
-            let count = mirror::count_nodes(n, row);
-            if count > by_memory {
+            let nodes = count(row);
+            if nodes > by_memory {
                 row -= 1;
                 break;
             }
-            if count >= wanted / 4 && row >= shallowest {
+            if nodes >= wanted / 4 && row >= shallowest {
                 break;
             }
             row += 1;
         }
-        row.max(2)
+        row.max(first)
     }
 
-    /// Counts the solutions of an `n`-board (1..=32), in classes: the GPU counts the total while the host
-    /// counts the symmetric solutions (beside it natively; after it in a browser, where
-    /// [`QueensKernel::count_total`] lets the caller hand them to a worker instead). `progress(done, total)`
-    /// (nodes) is called after each dispatch; returning false cancels.
+    /// Counts the solutions of an `n`-board (1..=32), or of the shard's constellations of it, in classes. The
+    /// whole board is counted on the mirror split (faster on a GPU than the constellations: docs/benchmarks.md)
+    /// while the host counts the symmetric solutions; a shard on its constellations while the host credits the
+    /// symmetric solutions to them (so the shards' classes add up). Natively the host works beside the GPU; in a
+    /// browser [`QueensKernel::count_total`] lets the caller hand it to a worker instead. `progress(done,
+    /// total)` (nodes) is called after each dispatch; returning false cancels.
     pub async fn count(
         &self,
         ctx: &GpuContext,
         n: u32,
+        shard: Shard,
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
-        // Boards below 4 need no GPU (`count_total` answers them) and come out as no classes: N = 1 is
-        // answered by `Classes::tally`, 2 and 3 have no solution.
+        if shard == Shard::WHOLE {
+            let symmetric = move || {
+                let started = Instant::now();
+                let counts = symmetric::fixed_counts(n);
+                (counts, started.elapsed().as_secs_f64())
+            };
+            #[cfg(not(target_arch = "wasm32"))]
+            let beside = std::thread::spawn(symmetric);
+            let (total, mut stats) = self.count_total(ctx, n, config, progress).await?;
+            #[cfg(not(target_arch = "wasm32"))]
+            let ((quarter, half), seconds) =
+                beside.join().expect("the symmetric count does not panic");
+            #[cfg(target_arch = "wasm32")]
+            let ((quarter, half), seconds) = symmetric();
+            stats.symmetric_seconds = seconds;
+            // N = 1 comes out as no classes: `Classes::tally` answers it.
+            let classes = if n < 2 {
+                Classes::default()
+            } else {
+                symmetric::classes_from_counts(total, quarter, half)
+            };
+            return Ok((classes, stats));
+        }
+        let plan = std::sync::Arc::new(Plan::new(n));
+        let beside = std::sync::Arc::clone(&plan);
         let symmetric = move || {
             let started = Instant::now();
-            let counts = symmetric::fixed_counts(n);
+            let counts = beside.symmetric();
             (counts, started.elapsed().as_secs_f64())
         };
         #[cfg(not(target_arch = "wasm32"))]
         let beside = std::thread::spawn(symmetric);
-        let (total, mut stats) = self.count_total(ctx, n, config, progress).await?;
+        let started = Instant::now();
+        let row = self.cut(ctx, n, config, 1, false, &|row| {
+            plan.count_tasks(row, shard)
+        });
+        let work = QueensWork::constellations(&plan, row, shard);
+        let mut stats = QueensStats {
+            nodes: work.nodes.len() as u64,
+            constellations: (0..plan.constellations.len())
+                .filter(|&i| shard.holds(i))
+                .count() as u64,
+            cut_row: row,
+            cut_seconds: started.elapsed().as_secs_f64(),
+            ..QueensStats::default()
+        };
+        let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
+        stats.dispatches = dispatches;
         #[cfg(not(target_arch = "wasm32"))]
-        let ((quarter, half), seconds) = beside.join().expect("the symmetric count does not panic");
+        let (counts, seconds) = beside.join().expect("the symmetric count does not panic");
         #[cfg(target_arch = "wasm32")]
-        let ((quarter, half), seconds) = symmetric();
+        let (counts, seconds) = symmetric();
         stats.symmetric_seconds = seconds;
-        Ok((symmetric::classes_from_counts(total, quarter, half), stats))
+        Ok((plan.classes(shard, total, &counts), stats))
     }
 
-    /// Counts every solution of an `n`-board (1..=32); see [`QueensKernel::count`].
+    /// Counts every solution of an `n`-board (1..=32) on the mirror split; see [`QueensKernel::count`].
     pub async fn count_total(
         &self,
         ctx: &GpuContext,
@@ -260,37 +389,28 @@ impl QueensKernel {
             return Ok((u64::from(n == 1), stats));
         }
         let started = Instant::now();
-        let row = self.cut(ctx, n, config);
-        let mut packed = Vec::new();
-        mirror::visit(n, row, &mut |node| packed.push(QueensNode::from(node)));
+        let row = self.cut(ctx, n, config, 2, true, &|row| mirror::count_nodes(n, row));
+        let work = QueensWork::mirror(n, row);
         stats.cut_seconds = started.elapsed().as_secs_f64();
-        stats.nodes = packed.len() as u64;
+        stats.nodes = work.nodes.len() as u64;
         stats.cut_row = row;
-        let (half_total, dispatches) = self
-            .count_nodes(ctx, n, row, &packed, config, progress)
-            .await?;
+        let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
         stats.dispatches = dispatches;
-        // Each node stands for itself and its mirror image.
-        Ok((2 * half_total, stats))
+        Ok((total, stats))
     }
 
-    /// Counts the solutions below the given nodes of an `n`-board, all cut at `row`: their sum and the
-    /// number of dispatches it took.
+    /// Counts the solutions below a cut's nodes: their weighted sum and the number of dispatches it took.
     pub async fn count_nodes(
         &self,
         ctx: &GpuContext,
-        n: u32,
-        row: u32,
-        packed: &[QueensNode],
+        work: &QueensWork,
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, u64), GpuError> {
+        let (n, packed) = (work.n, &work.nodes[..]);
         let lanes = config.lanes;
-        let pipeline = if n - row < SHALLOW && !config.deep {
-            &self.shallow
-        } else {
-            &self.deep
-        };
+        let deep = work.n - work.row >= SHALLOW || config.deep;
+        let pipeline = &self.pipelines[usize::from(work.row_masks)][usize::from(deep)];
         let total = packed.len() as u32;
         if total == 0 {
             return Ok((0, 0));
@@ -344,6 +464,11 @@ impl QueensKernel {
             contents: bytemuck::cast_slice(packed),
             usage: wgpu::BufferUsages::STORAGE,
         });
+        let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("queens tables"),
+            contents: bytemuck::cast_slice(&work.tables),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
         // Fresh buffers are zeroed: every lane starts idle with zero counts.
         let lane_states = storage(
             "queens lanes",
@@ -364,7 +489,7 @@ impl QueensKernel {
                 "not enough GPU memory for {total} nodes and {lanes} lanes: {error}"
             )));
         }
-        let buffers = [&params, &nodes, &lane_states, &control, &counts];
+        let buffers = [&params, &nodes, &lane_states, &control, &counts, &tables];
         let bind_group = bind_buffers(ctx, "queens", &self.layout, &buffers);
         // Start small: the first dispatch measures how fast lanes step on this device and board.
         let mut budget = 256u32;
@@ -427,10 +552,11 @@ impl QueensKernel {
         &self,
         ctx: &GpuContext,
         n: u32,
+        shard: Shard,
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
-        pollster::block_on(self.count(ctx, n, config, progress))
+        pollster::block_on(self.count(ctx, n, shard, config, progress))
     }
 }
 
@@ -440,7 +566,7 @@ mod tests {
 
     #[test]
     fn layouts_match_the_shader() {
-        // WGSL: Params, Control and Node are four u32 (16 bytes); Lane is a u32, three of padding and
+        // WGSL: Params, Control and Node are four u32 (16 bytes); Lane is two u32, two of padding and
         // array<vec4<u32>, 32> (16 + 512 bytes).
         assert_eq!(size_of::<QueensParams>(), 16);
         assert_eq!(size_of::<QueensControl>(), 16);
@@ -450,15 +576,12 @@ mod tests {
 
     #[test]
     fn nodes_keep_their_masks() {
-        let mut first = None;
-        mirror::visit(12, 5, &mut |node| {
-            first.get_or_insert(*node);
-        });
-        let node = first.unwrap();
-        let packed = QueensNode::from(&node);
+        let plan = Plan::new(12);
+        let task = plan.tasks(5, Shard::WHOLE)[7];
+        let packed = QueensNode::from(&task);
         assert_eq!(
-            (packed.down, packed.left, packed.right),
-            (node.down, node.left, node.right)
+            (packed.open, packed.left, packed.right, packed.constellation),
+            (task.open, task.left, task.right, task.constellation)
         );
     }
 }

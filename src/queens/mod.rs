@@ -10,6 +10,7 @@
 //! solutions a third, plain way for the tests.
 
 pub mod burnside;
+pub mod constellation;
 pub mod counter;
 pub mod example;
 pub mod mirror;

@@ -22,6 +22,8 @@ struct Lines {
     cols: u32,
     rising: u64,
     falling: u64,
+    /// Each placed row's queen's column.
+    board: [u32; 32],
 }
 
 impl Lines {
@@ -40,6 +42,7 @@ impl Lines {
         self.cols |= 1 << col;
         self.rising |= rising;
         self.falling |= falling;
+        self.board[row as usize] = col;
         true
     }
 }
@@ -50,8 +53,16 @@ impl Lines {
 /// `n − 1 − c`. Every taken line set is then symmetric under the half turn, which lets the free columns of
 /// row `i` come from shifts of the whole-board masks alone (see the comments inside).
 pub fn fixed_by_half_turn(n: u32) -> u64 {
+    let mut found = 0;
+    visit_half_turn_fixed(n, &mut |_| found += 1);
+    found
+}
+
+/// Hands each solution of an `n`-board that a half turn leaves unchanged to `each`, as its queens' columns
+/// row by row (see [`fixed_by_half_turn`]).
+pub fn visit_half_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
     if n == 1 {
-        return 1;
+        return each(&[0]);
     }
     let mask = super::full_mask(n);
     let middle = (n - 1) / 2;
@@ -60,9 +71,9 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
         // The middle row's queen must be its own partner: the centre square.
         start.take(n, middle, middle);
     }
-    fn search(n: u32, mask: u32, row: u32, lines: Lines) -> u64 {
+    fn search(n: u32, mask: u32, row: u32, lines: Lines, each: &mut dyn FnMut(&[u32])) {
         if row == n / 2 {
-            return 1;
+            return each(&lines.board[..n as usize]);
         }
         // Column c of row i is on rising diagonal i + c (bit c of `rising >> i`) and on falling diagonal
         // i − c + n − 1, whose half-turn partner n − 1 − i + c is taken exactly when it is (bit c of
@@ -75,7 +86,6 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
             & !((lines.rising >> row) as u32)
             & !((lines.falling >> (n - 1 - row)) as u32)
             & !clash;
-        let mut found = 0;
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
@@ -83,11 +93,10 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
             let mut next = lines;
             let placed = next.take(n, row, col) && next.take(n, n - 1 - row, n - 1 - col);
             debug_assert!(placed, "the free columns were computed from the same lines");
-            found += search(n, mask, row + 1, next);
+            search(n, mask, row + 1, next, each);
         }
-        found
     }
-    search(n, mask, 0, start)
+    search(n, mask, 0, start, each)
 }
 
 /// Solutions of an `n`-board that a quarter turn leaves unchanged.
@@ -96,23 +105,30 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
 /// only boards of 4k and 4k + 1 squares a side have any (a quarter turn pairs the queens up in fours, apart from
 /// a centre queen).
 pub fn fixed_by_quarter_turn(n: u32) -> u64 {
+    let mut found = 0;
+    visit_quarter_turn_fixed(n, &mut |_| found += 1);
+    found
+}
+
+/// Hands each solution of an `n`-board that a quarter turn leaves unchanged to `each`, as its queens' columns
+/// row by row (see [`fixed_by_quarter_turn`]).
+pub fn visit_quarter_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
     if n == 1 {
-        return 1;
+        return each(&[0]);
     }
     if n % 4 == 2 || n % 4 == 3 {
-        return 0;
+        return;
     }
     let mut start = Lines::default();
     if n % 2 == 1 {
         // The middle row's queen turns onto the middle column: it must be the centre.
         start.take(n, n / 2, n / 2);
     }
-    fn search(n: u32, lines: Lines) -> u64 {
+    fn search(n: u32, lines: Lines, each: &mut dyn FnMut(&[u32])) {
         let row = (!lines.rows).trailing_zeros();
         if row >= n {
-            return 1;
+            return each(&lines.board[..n as usize]);
         }
-        let mut found = 0;
         for col in 0..n {
             let mut next = lines;
             let (mut r, mut c) = (row, col);
@@ -125,12 +141,11 @@ pub fn fixed_by_quarter_turn(n: u32) -> u64 {
                 (r, c) = (c, n - 1 - r);
             }
             if fits {
-                found += search(n, next);
+                search(n, next, each);
             }
         }
-        found
     }
-    search(n, start)
+    search(n, start, each)
 }
 
 /// Both symmetric counts of an `n`-board: (quarter turn, half turn).

@@ -11,6 +11,7 @@ use forkboard::chart::{Chart, Series, crossover, number};
 use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
 use forkboard::queens::{known, prefix};
+use forkboard::shard::Shard;
 use forkboard::sudoku::answer::Mode;
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
@@ -431,7 +432,13 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
         let cpu_seconds = started.elapsed().as_secs_f64();
         let started = Instant::now();
         let (on_gpu, _) = queens_kernel
-            .count_blocking(&ctx, n, QueensConfig::default(), &mut |_, _| true)
+            .count_blocking(
+                &ctx,
+                n,
+                Shard::WHOLE,
+                QueensConfig::default(),
+                &mut |_, _| true,
+            )
             .map_err(|e| format!("the GPU failed: {e}"))?;
         let gpu_seconds = started.elapsed().as_secs_f64();
         let tally = on_cpu.tally(n);

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use forkboard::shard::Shard;
 use forkboard::sudoku::format::Format;
 use forkboard::sudoku::{BoxShape, Symbols};
 
@@ -104,6 +105,10 @@ struct SolveArgs {
     /// memory grows with it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk: Option<u64>,
+    /// Answer only part K of M of the file: its K-th M-th of the bytes, both ends moved to the next puzzle
+    /// boundary. The M outputs concatenated in order are the whole output, byte for byte.
+    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Fault injection for tests: destroy the GPU device after K submissions (the run must finish on the CPU).
     #[arg(long, value_name = "K", hide = true)]
     lose_gpu_after: Option<u64>,
@@ -132,6 +137,14 @@ struct QueensArgs {
     /// Runs the GPU kernel with the deep stacks whatever the cut (for measurements).
     #[arg(long, hide = true)]
     gpu_deep: bool,
+    /// Counts only part K of M of the work (its constellations whose index is K−1 modulo M): the M parts'
+    /// totals and unique counts add up to the board's. Each result is also printed as a JSON line.
+    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text)
 }
 
 #[derive(Args)]

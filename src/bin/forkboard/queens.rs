@@ -8,7 +8,9 @@ use web_time::Instant;
 
 use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
+use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
+use forkboard::shard::Shard;
 
 use crate::{Engine, QueensArgs};
 
@@ -55,6 +57,7 @@ impl QueensEngines {
     fn count(
         &mut self,
         n: u32,
+        shard: Shard,
         config: QueensConfig,
         bar: &ProgressBar,
     ) -> Result<(Classes, String), String> {
@@ -64,7 +67,7 @@ impl QueensEngines {
             Engine::Auto => n >= AUTO_GPU_MIN,
         };
         if let (true, Some((ctx, kernel))) = (on_gpu, &self.gpu) {
-            let run = kernel.count_blocking(ctx, n, config, &mut |done, total| {
+            let run = kernel.count_blocking(ctx, n, shard, config, &mut |done, total| {
                 bar.set_length(total);
                 bar.set_position(done);
                 true
@@ -72,9 +75,10 @@ impl QueensEngines {
             match run {
                 Ok((classes, stats)) => {
                     let engine = format!(
-                        "gpu {} ({} nodes cut at row {} in {:.3} s, {} dispatches; symmetric boards \
-                         {:.3} s)",
+                        "gpu {} ({} constellations, {} nodes cut at row {} in {:.3} s, {} dispatches; \
+                         symmetric boards {:.3} s)",
                         ctx.describe(),
+                        stats.constellations,
                         stats.nodes,
                         stats.cut_row,
                         stats.cut_seconds,
@@ -91,10 +95,17 @@ impl QueensEngines {
                 Err(e) => return Err(format!("the GPU failed: {e}")),
             }
         }
-        let classes = prefix::count_parallel(n, &|done, total| {
+        let progress = |done, total| {
             bar.set_length(total);
             bar.set_position(done);
-        });
+        };
+        // A whole board on the corner split, the faster search on a CPU (docs/benchmarks.md); a shard on
+        // the constellations, the unit every engine shares.
+        let classes = if shard == Shard::WHOLE {
+            prefix::count_parallel(n, &progress)
+        } else {
+            constellation::count_parallel(n, shard, &progress)
+        };
         Ok((
             classes,
             format!("cpu ({} threads)", rayon::current_num_threads()),
@@ -143,6 +154,13 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         lanes: args.gpu_lanes,
         deep: args.gpu_deep,
     };
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    if args.shard.is_some() {
+        println!(
+            "shard {shard}: its parts of the counts, which add up over the {} shards",
+            shard.of
+        );
+    }
     println!(
         "{:>2}  {:>20}  {:>19}  {:>10}  {:<9}  engine",
         "N", "total", "unique", "seconds", "published"
@@ -151,10 +169,19 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
     for n in sizes {
         let bar = progress_bar();
         let started = Instant::now();
-        let (classes, engine) = engines.count(n, config, &bar)?;
+        let (classes, engine) = engines.count(n, shard, config, &bar)?;
         let seconds = started.elapsed().as_secs_f64();
         bar.finish_and_clear();
         let tally = classes.tally(n);
+        if args.shard.is_some() {
+            // A part has nothing published to match; the driver adds the parts up and checks the sum.
+            println!(
+                "{n:>2}  {:>20}  {:>19}  {seconds:>10.3}  {:<9}  {engine}",
+                tally.total, tally.unique, "-"
+            );
+            println!("{}", shard_json(n, shard, tally, seconds, &engine));
+            continue;
+        }
         let published = match known(n) {
             Some(expected) if expected == tally => "matches".to_string(),
             Some(Tally { total, unique }) => {
@@ -172,6 +199,19 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         eprintln!("note: {note}");
     }
     Ok(all_match)
+}
+
+/// One shard's result as a JSON line, for drivers (the Ray driver in `cluster/`).
+fn shard_json(n: u32, shard: Shard, tally: Tally, seconds: f64, engine: &str) -> String {
+    serde_json::json!({
+        "n": n,
+        "shard": shard.to_string(),
+        "total": tally.total,
+        "unique": tally.unique,
+        "seconds": seconds,
+        "engine": engine,
+    })
+    .to_string()
 }
 
 /// A bar over nodes on standard error, only when it is a terminal.

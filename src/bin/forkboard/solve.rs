@@ -62,6 +62,16 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     let input = args.input.open()?;
     let (size, read) = (input.size, Arc::clone(&input.read));
     let mut splitter = input.splitter();
+    let opens = match (args.shard, size) {
+        (None, _) => true,
+        (Some(shard), Some(size)) if !args.input.is_stdin() => {
+            let (start, end) = shard.byte_range(size);
+            splitter.restrict(start, end)
+        }
+        (Some(_), _) => {
+            return Err("--shard needs a file to cut (its size), not standard input".into());
+        }
+    };
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write + Send> = match &out_path {
         Some(path) => Box::new(
@@ -79,6 +89,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         format: splitter.format(),
         symbols: args.input.symbols,
         chunk,
+        opens,
         progress: &progress,
         read: &read,
     };

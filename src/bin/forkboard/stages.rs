@@ -127,6 +127,9 @@ pub struct Stages<'a> {
     pub symbols: Symbols,
     /// `--chunk`, when given.
     pub chunk: Option<usize>,
+    /// The output starts here (false for a shard after the file's first puzzle: no CSV header, and the
+    /// separator before its first record stays).
+    pub opens: bool,
     /// The progress bar, moved as parts are written.
     pub progress: &'a ProgressBar,
     /// Input bytes read so far, for the progress bar.
@@ -354,7 +357,7 @@ impl Stages<'_> {
                     // A part without records writes nothing (not even a CSV header).
                     let pieces = match (tally.puzzles, part.tally.puzzles) {
                         (_, 0) => [&b""[..], b""],
-                        (0, _) => opening(self.format, &part.bytes),
+                        (0, _) if self.opens => opening(self.format, &part.bytes),
                         _ => [&part.bytes[..], b""],
                     };
                     for bytes in pieces {

@@ -47,6 +47,21 @@ impl Piece {
         self.bytes
     }
 
+    /// True when the piece holds a record (reading only up to the first).
+    pub fn has_records(&self, options: ReadOptions) -> bool {
+        match &self.body {
+            Body::Text {
+                text,
+                format,
+                columns,
+                lines_before,
+            } => Reader::resume(&text[..], options, *format, *columns, *lines_before)
+                .next()
+                .is_some(),
+            Body::Records(records) => !records.is_empty(),
+        }
+    }
+
     /// The piece's records, in input order, numbered by their lines in the whole input.
     pub fn records(self, options: ReadOptions) -> Vec<Record> {
         match self.body {
@@ -97,6 +112,10 @@ pub struct Splitter<R> {
     /// The input has ended (or failed).
     ended: bool,
     error: Option<io::Error>,
+    /// Bytes handed out in pieces or skipped so far (of what is kept: a too-long line counts its kept part).
+    position: u64,
+    /// A shard's end: no piece starts at or after this byte ([`Splitter::restrict`]).
+    end: Option<u64>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -116,6 +135,8 @@ impl<R: Read> Splitter<R> {
             scanned_lines: 0,
             ended: false,
             error: None,
+            position: 0,
+            end: None,
         };
         // Enough lines for detection, exactly as a reader of the whole input would see them.
         while !splitter.ended
@@ -143,6 +164,32 @@ impl<R: Read> Splitter<R> {
 
     /// The next piece of about `size` bytes (more when a record needs it), or `None` at the end.
     pub fn next_piece(&mut self, size: usize) -> Option<Piece> {
+        let size = match self.end {
+            Some(end) if self.position >= end => return None,
+            Some(end) => size.min((end - self.position) as usize),
+            None => size,
+        };
+        let piece = self.piece(size)?;
+        self.position += piece.bytes as u64;
+        Some(piece)
+    }
+
+    /// Keeps only a shard of the input: its records from the first record boundary at or after byte `start`
+    /// to the first at or after byte `end` ([`crate::shard::Shard::byte_range`]). A boundary is where a piece
+    /// may end, found the same way from any piece start, so neighbouring shards meet exactly. The records before
+    /// are skipped unread, a megabyte at a time. True when none came before: the shard's output then opens the
+    /// whole output (a CSV header, no separator before its first record).
+    pub fn restrict(&mut self, start: u64, end: u64) -> bool {
+        self.end = Some(start);
+        let mut opens = true;
+        while let Some(piece) = self.next_piece(READ_SIZE) {
+            opens = opens && !piece.has_records(self.options);
+        }
+        self.end = Some(end);
+        opens
+    }
+
+    fn piece(&mut self, size: usize) -> Option<Piece> {
         if let Source::Sequential(reader) = &mut self.source {
             return sequential_piece(reader, size);
         }
@@ -155,10 +202,20 @@ impl<R: Read> Splitter<R> {
                 return None;
             }
             // A block file without a blank line this far (or a pretty grid without an end of a puzzle): its
-            // records are only found by reading them.
+            // records are only found by reading them. Not in a shard, whose ends must be found from any start.
             if self.pending.len() > 4 * size.max(READ_SIZE) {
+                if self.end.is_some() {
+                    self.error = Some(io::Error::other(format!(
+                        "a shard needs record boundaries (blank lines between blocks, or ends of grids) at least \
+                         every {} MiB; none follows line {}: solve this file unsharded",
+                        (4 * size.max(READ_SIZE)) >> 20,
+                        self.lines_before + 1
+                    )));
+                    self.ended = true;
+                    return None;
+                }
                 self.go_sequential();
-                return self.next_piece(size);
+                return self.piece(size);
             }
             // Up to the size asked, and a little more for the line that ends the piece.
             self.read_more(size.saturating_sub(self.pending.len()) + READ_MIN);
