@@ -177,3 +177,41 @@ fn shards_add_up_to_the_published_counts() {
         }
     }
 }
+
+#[test]
+fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
+    use forkboard::gpu::queens_many::count_on_many;
+    // The same software adapter opened twice stands for two GPUs.
+    let open = || {
+        let ctx = GpuContext::on_adapter_blocking(0).expect("adapter 0");
+        let kernel = pollster::block_on(QueensKernel::new(&ctx)).expect("the kernel compiles");
+        (ctx, kernel)
+    };
+    let (a, b) = (open(), open());
+    let config = QueensConfig::default();
+    for n in [4, 8, 11, 12] {
+        for shard in [Shard::WHOLE, Shard { index: 2, of: 3 }] {
+            let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
+            let (classes, stats, shares) =
+                count_on_many(&gpus, n, shard, config, &|_, _| {}).unwrap();
+            assert_eq!(
+                classes,
+                queens::constellation::count(n, shard),
+                "N={n}, {shard}"
+            );
+            let counted: u64 = shares.iter().map(|s| s.nodes).sum();
+            assert_eq!(counted, stats.nodes, "N={n}: every node counted once");
+        }
+    }
+    // The second GPU is lost after its first submission: its chunk goes back, the first finishes the count.
+    b.0.lose_device_after(1);
+    let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
+    let (classes, _, shares) = count_on_many(&gpus, 12, Shard::WHOLE, config, &|_, _| {}).unwrap();
+    assert_eq!(Some(classes.tally(12)), known(12));
+    assert!(shares[1].failed.is_some(), "{shares:?}");
+    // With every GPU lost, the count fails (and the caller goes on on the CPU).
+    let c = open();
+    c.0.lose_device_after(1);
+    let run = count_on_many(&[(&c.0, &c.1)], 12, Shard::WHOLE, config, &|_, _| {});
+    assert!(run.is_err());
+}

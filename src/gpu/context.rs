@@ -32,6 +32,38 @@ impl GpuContext {
             })
             .await
             .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        Self::on(adapter).await
+    }
+
+    /// The host's GPU adapters as `--gpus` numbers them: the hardware ones in the driver's order, or every
+    /// adapter (a software one such as lavapipe) where there is no hardware one (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn adapters() -> Vec<wgpu::Adapter> {
+        let instance = pollster::block_on(new_instance());
+        let all = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        let hardware: Vec<wgpu::Adapter> = all
+            .iter()
+            .filter(|a| a.get_info().device_type != wgpu::DeviceType::Cpu)
+            .cloned()
+            .collect();
+        if hardware.is_empty() { all } else { hardware }
+    }
+
+    /// A device on adapter `index` of [`GpuContext::adapters`] (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn on_adapter_blocking(index: usize) -> Result<Self, GpuError> {
+        let adapters = Self::adapters();
+        let count = adapters.len();
+        let adapter = adapters.into_iter().nth(index).ok_or_else(|| {
+            GpuError::NoAdapter(format!(
+                "there is no GPU {index}: this host has {count} (numbered from 0)"
+            ))
+        })?;
+        pollster::block_on(Self::on(adapter))
+    }
+
+    /// A device with `adapter`'s full limits.
+    async fn on(adapter: wgpu::Adapter) -> Result<Self, GpuError> {
         let info = adapter.get_info();
         let limits = adapter.limits();
         let (device, queue) = adapter

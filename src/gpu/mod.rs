@@ -9,6 +9,8 @@ pub mod lane_cells;
 mod lanes;
 mod pipeline;
 pub mod queens;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod queens_many;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;

@@ -257,7 +257,7 @@ impl QueensKernel {
     /// at most. `shallow_first`: go deeper until the shallow kernel's stacks hold the nodes (the mirror split,
     /// whose rows widen slowly); else take the first row with enough nodes (constellations, whose rows widen
     /// by a factor of tens), running the deep kernel where needed.
-    fn cut(
+    pub(crate) fn cut(
         &self,
         ctx: &GpuContext,
         n: u32,

@@ -141,6 +141,10 @@ struct QueensArgs {
     /// totals and unique counts add up to the board's. Each result is also printed as a JSON line.
     #[arg(long, value_name = "K/M", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// The GPUs to count on: `all`, or adapter numbers from 0 (`0,1`); the work is shared among them, each
+    /// taking more as it frees up (default: the one preferred GPU).
+    #[arg(long, value_name = "all|0,1,…")]
+    gpus: Option<String>,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

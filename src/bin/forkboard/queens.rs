@@ -8,6 +8,7 @@ use web_time::Instant;
 
 use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
+use forkboard::gpu::queens_many::count_on_many;
 use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
@@ -17,25 +18,59 @@ use crate::{Engine, QueensArgs};
 /// Below this N the CPU answers before a GPU would have its buffers ready.
 const AUTO_GPU_MIN: u32 = 12;
 
-/// The engine of one run: the CPU, or a ready GPU kernel.
+/// The engine of one run: the CPU, or a ready GPU kernel (and more GPUs to share the work with).
 struct QueensEngines {
     gpu: Option<(GpuContext, QueensKernel)>,
+    more_gpus: Vec<(GpuContext, QueensKernel)>,
     choice: Engine,
     note: Option<String>,
 }
 
+/// Reads `--gpus`: `all` or adapter numbers.
+fn parse_gpus(text: &str) -> Result<Vec<usize>, String> {
+    if text.trim() == "all" {
+        let count = GpuContext::adapters().len();
+        if count == 0 {
+            return Err("--gpus all: this host has no GPU adapter".into());
+        }
+        return Ok((0..count).collect());
+    }
+    text.split(',')
+        .map(|part| {
+            part.trim().parse::<usize>().map_err(|_| {
+                format!("--gpus takes `all` or adapter numbers such as 0,1; {part:?} is neither")
+            })
+        })
+        .collect()
+}
+
 impl QueensEngines {
-    fn new(choice: Engine) -> Result<Self, String> {
-        let open = || -> Result<(GpuContext, QueensKernel), String> {
-            let ctx = GpuContext::new_blocking().map_err(|e| e.to_string())?;
+    fn new(choice: Engine, gpus: Option<&str>) -> Result<Self, String> {
+        let indices = gpus.map(parse_gpus).transpose()?;
+        let open_one = |index: Option<usize>| -> Result<(GpuContext, QueensKernel), String> {
+            let ctx = match index {
+                None => GpuContext::new_blocking(),
+                Some(i) => GpuContext::on_adapter_blocking(i),
+            }
+            .map_err(|e| e.to_string())?;
             let kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
             Ok((ctx, kernel))
         };
+        let first = indices.as_ref().map(|list| list[0]);
+        let open = || open_one(first);
         let mut engines = Self {
             gpu: None,
+            more_gpus: Vec::new(),
             choice,
             note: None,
         };
+        if let (Some(list), false) = (&indices, matches!(choice, Engine::Cpu)) {
+            for &index in &list[1..] {
+                engines
+                    .more_gpus
+                    .push(open_one(Some(index)).map_err(|e| format!("--gpus: GPU {index}: {e}"))?);
+            }
+        }
         match choice {
             Engine::Cpu => {}
             Engine::Gpu => engines.gpu = Some(open().map_err(|e| format!("--engine gpu: {e}"))?),
@@ -66,6 +101,47 @@ impl QueensEngines {
             Engine::Gpu => true,
             Engine::Auto => n >= AUTO_GPU_MIN,
         };
+        if let (true, Some((ctx, kernel)), false) = (on_gpu, &self.gpu, self.more_gpus.is_empty()) {
+            let mut gpus = vec![(ctx, kernel)];
+            gpus.extend(self.more_gpus.iter().map(|(c, k)| (c, k)));
+            let progress = |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            };
+            let run = count_on_many(&gpus, n, shard, config, &progress);
+            match run {
+                Ok((classes, stats, shares)) => {
+                    let each: Vec<String> = shares
+                        .iter()
+                        .map(|s| {
+                            let share = 100.0 * s.nodes as f64 / stats.nodes.max(1) as f64;
+                            let failed = s.failed.as_ref().map(|f| format!(", failed: {f}"));
+                            format!(
+                                "{} {share:.0}% in {:.3} s{}",
+                                s.name,
+                                s.seconds,
+                                failed.unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    let engine = format!(
+                        "{} gpus ({} nodes cut at row {}; {})",
+                        gpus.len(),
+                        stats.nodes,
+                        stats.cut_row,
+                        each.join("; ")
+                    );
+                    return Ok((classes, engine));
+                }
+                Err(e) if matches!(self.choice, Engine::Auto) => {
+                    eprintln!("forkboard: the GPUs failed ({e}); continuing on the CPU");
+                    self.note = Some(format!("the GPUs failed mid-run ({e})"));
+                    self.gpu = None;
+                    self.more_gpus.clear();
+                }
+                Err(e) => return Err(format!("the GPUs failed: {e}")),
+            }
+        }
         if let (true, Some((ctx, kernel))) = (on_gpu, &self.gpu) {
             let run = kernel.count_blocking(ctx, n, shard, config, &mut |done, total| {
                 bar.set_length(total);
@@ -148,7 +224,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
             .build_global()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     }
-    let mut engines = QueensEngines::new(args.engine)?;
+    let mut engines = QueensEngines::new(args.engine, args.gpus.as_deref())?;
     let config = QueensConfig {
         nodes: args.gpu_nodes,
         lanes: args.gpu_lanes,

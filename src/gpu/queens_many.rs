@@ -1,0 +1,193 @@
+//! N-Queens on several GPUs of one host (native only): one cut, its nodes dealt out in chunks to a thread per
+//! GPU that takes the next chunk whenever it is free, so a slower or busier GPU simply takes fewer. A GPU that
+//! fails puts its chunk back for the others and stops; the count fails only when every GPU has.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use web_time::Instant;
+
+use super::queens::{QueensConfig, QueensKernel, QueensStats, QueensWork};
+use super::{GpuContext, GpuError};
+use crate::queens::constellation::Plan;
+use crate::queens::counter::Classes;
+use crate::queens::{mirror, symmetric};
+use crate::shard::Shard;
+
+/// Chunks per GPU: enough that the last chunks to finish are short beside the whole run.
+const CHUNKS_PER_GPU: usize = 32;
+
+/// What one GPU did in a shared count.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuShare {
+    /// The adapter, for people.
+    pub name: String,
+    /// Nodes it counted.
+    pub nodes: u64,
+    /// Seconds it spent counting.
+    pub seconds: f64,
+    /// Why it stopped early, if it did (its unfinished chunk went to the others).
+    pub failed: Option<String>,
+}
+
+/// Counts an `n`-board (or the shard's part of it) on every given GPU; see the module's comment. The whole board
+/// is cut on the mirror split, a shard on its constellations, as on one GPU. `progress(done, total)` (nodes)
+/// hears of each finished chunk, from any thread.
+pub fn count_on_many(
+    gpus: &[(&GpuContext, &QueensKernel)],
+    n: u32,
+    shard: Shard,
+    config: QueensConfig,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(Classes, QueensStats, Vec<GpuShare>), GpuError> {
+    let (first_ctx, first_kernel) = *gpus
+        .first()
+        .ok_or_else(|| GpuError::NoAdapter("no GPU given".into()))?;
+    if n < 4 {
+        // Nothing to share: one GPU answers the small boards at once.
+        let (classes, stats) =
+            first_kernel.count_blocking(first_ctx, n, shard, config, &mut |_, _| true)?;
+        return Ok((classes, stats, Vec::new()));
+    }
+    let started = Instant::now();
+    // The cut aims at the wish of one GPU times their number (the node buffers are per chunk).
+    let wish = config.nodes.map(|w| w * gpus.len());
+    let wide = QueensConfig {
+        nodes: wish,
+        ..config
+    };
+    let whole = shard == Shard::WHOLE;
+    let plan = (!whole).then(|| Plan::new(n));
+    let work = match &plan {
+        None => {
+            let row = first_kernel.cut(first_ctx, n, wide, 2, true, &|row| {
+                mirror::count_nodes(n, row)
+            });
+            QueensWork::mirror(n, row)
+        }
+        Some(plan) => {
+            let row = first_kernel.cut(first_ctx, n, wide, 1, false, &|row| {
+                plan.count_tasks(row, shard)
+            });
+            QueensWork::constellations(plan, row, shard)
+        }
+    };
+    let mut stats = QueensStats {
+        nodes: work.nodes.len() as u64,
+        cut_row: work.row,
+        cut_seconds: started.elapsed().as_secs_f64(),
+        constellations: plan.as_ref().map_or(0, |plan| {
+            (0..plan.constellations.len())
+                .filter(|&i| shard.holds(i))
+                .count() as u64
+        }),
+        ..QueensStats::default()
+    };
+    let size = work
+        .nodes
+        .len()
+        .div_ceil(CHUNKS_PER_GPU * gpus.len())
+        .max(1);
+    let chunks: Vec<&[super::queens::QueensNode]> = work.nodes.chunks(size).collect();
+    // Taken from the back; a failed GPU's chunk goes back on.
+    let pending = Mutex::new((0..chunks.len()).rev().collect::<Vec<_>>());
+    let total_nodes = work.nodes.len() as u64;
+    let done = AtomicU64::new(0);
+    let found = AtomicU64::new(0);
+    let dispatches = AtomicU64::new(0);
+    let symmetric_started = Instant::now();
+    let (shares, symmetric) = std::thread::scope(|scope| {
+        let symmetric = scope.spawn(|| match &plan {
+            None => {
+                let (quarter, half) = symmetric::fixed_counts(n);
+                vec![(quarter, half)]
+            }
+            Some(plan) => plan.symmetric(),
+        });
+        let threads: Vec<_> = gpus
+            .iter()
+            .map(|&(ctx, kernel)| {
+                let (work, chunks, pending) = (&work, &chunks, &pending);
+                let (done, found, dispatches) = (&done, &found, &dispatches);
+                scope.spawn(move || {
+                    let mut share = GpuShare {
+                        name: ctx.describe(),
+                        ..GpuShare::default()
+                    };
+                    let began = Instant::now();
+                    loop {
+                        let Some(index) = pending.lock().unwrap_or_else(|p| p.into_inner()).pop()
+                        else {
+                            break;
+                        };
+                        let part = QueensWork {
+                            n,
+                            row: work.row,
+                            nodes: chunks[index].to_vec(),
+                            tables: work.tables.clone(),
+                            row_masks: work.row_masks,
+                        };
+                        let run = pollster::block_on(kernel.count_nodes(
+                            ctx,
+                            &part,
+                            config,
+                            &mut |_, _| true,
+                        ));
+                        match run {
+                            Ok((sum, calls)) => {
+                                found.fetch_add(sum, Ordering::Relaxed);
+                                dispatches.fetch_add(calls, Ordering::Relaxed);
+                                share.nodes += part.nodes.len() as u64;
+                                let now =
+                                    done.fetch_add(part.nodes.len() as u64, Ordering::Relaxed);
+                                progress(now + part.nodes.len() as u64, total_nodes);
+                            }
+                            Err(e) => {
+                                pending
+                                    .lock()
+                                    .unwrap_or_else(|p| p.into_inner())
+                                    .push(index);
+                                share.failed = Some(e.to_string());
+                                break;
+                            }
+                        }
+                    }
+                    share.seconds = began.elapsed().as_secs_f64();
+                    share
+                })
+            })
+            .collect();
+        let shares: Vec<GpuShare> = threads
+            .into_iter()
+            .map(|t| t.join().expect("a GPU thread does not panic"))
+            .collect();
+        (
+            shares,
+            symmetric
+                .join()
+                .expect("the symmetric count does not panic"),
+        )
+    });
+    stats.symmetric_seconds = symmetric_started.elapsed().as_secs_f64();
+    stats.dispatches = dispatches.into_inner();
+    if !pending
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .is_empty()
+    {
+        let why: Vec<String> = shares
+            .iter()
+            .filter_map(|s| s.failed.as_ref().map(|f| format!("{}: {f}", s.name)))
+            .collect();
+        return Err(GpuError::Api(format!(
+            "every GPU failed before the count was done ({})",
+            why.join("; ")
+        )));
+    }
+    let total = found.into_inner();
+    let classes = match &plan {
+        None => symmetric::classes_from_counts(total, symmetric[0].0, symmetric[0].1),
+        Some(plan) => plan.classes(shard, total, &symmetric),
+    };
+    Ok((classes, stats, shares))
+}
