@@ -26,6 +26,9 @@ chmod 700 "$XDG_RUNTIME_DIR"
 echo "== cargo test"
 cargo test --locked
 
+echo "== the Ray driver on a local Ray cluster (cluster/)"
+bash cluster/test.sh
+
 echo "== the web app: release build, then the browser tests (WebGPU on and off)"
 bash scripts/build-web.sh
 node --test --test-concurrency=1 e2e/
