@@ -122,7 +122,9 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
     let right = (frame.z | bit) >> 1u;
     let free = open & ~(left | right) & allowed;
     // Every column taken: a solution (and no candidate, so it is not entered).
-    *found += select(0u, weight, open == 0u);
+    // (The mirror split's weight is the same for every node: the host applies it, and this kernel keeps no
+    // weight at all.)
+    *found += select(0u, select(1u, weight, ROW_MASKS), open == 0u);
     let enter = free != 0u;
     let keep = rest != 0u;
     let parent = vec4<u32>(frame.xyz, rest);

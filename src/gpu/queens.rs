@@ -539,10 +539,16 @@ impl QueensKernel {
         ctx.submit(encoder.finish());
         let words: Vec<u32> =
             bytemuck::cast_slice(&readback::read(ctx, &counts_read).await?).to_vec();
-        let sum = words
+        let sum: u64 = words
             .chunks_exact(2)
             .map(|lane| u64::from(lane[0]) | (u64::from(lane[1]) << 32))
             .sum();
+        // Without row masks the kernel counts each solution once; every node of such a cut has one weight.
+        let sum = if work.row_masks {
+            sum
+        } else {
+            sum * u64::from(work.tables[0][0])
+        };
         Ok((sum, dispatches))
     }
 

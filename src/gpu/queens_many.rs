@@ -14,8 +14,10 @@ use crate::queens::counter::Classes;
 use crate::queens::{mirror, symmetric};
 use crate::shard::Shard;
 
-/// Chunks per GPU: enough that the last chunks to finish are short beside the whole run.
+/// The most chunks per GPU: enough that the last chunks to finish are short beside the whole run.
 const CHUNKS_PER_GPU: usize = 32;
+/// The fewest nodes per lane in a chunk.
+const NODES_PER_LANE: usize = 8;
 
 /// What one GPU did in a shared count.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -83,12 +85,19 @@ pub fn count_on_many(
         }),
         ..QueensStats::default()
     };
-    let size = work
-        .nodes
-        .len()
-        .div_ceil(CHUNKS_PER_GPU * gpus.len())
-        .max(1);
-    let chunks: Vec<&[super::queens::QueensNode]> = work.nodes.chunks(size).collect();
+    // A chunk runs until its slowest node is done, its other lanes idling meanwhile: each needs many nodes
+    // per lane (a device runs about 2^17 lanes at once), and takes every k-th node of the cut so that its
+    // nodes are a fair sample of the cut's sizes (neighbouring nodes share a top and are alike).
+    let lanes = if first_ctx.info.device_type == wgpu::DeviceType::Cpu {
+        1 << 10
+    } else {
+        1 << 17
+    };
+    let count = (work.nodes.len() / (NODES_PER_LANE * lanes))
+        .clamp(gpus.len(), CHUNKS_PER_GPU * gpus.len());
+    let chunks: Vec<Vec<super::queens::QueensNode>> = (0..count)
+        .map(|k| work.nodes.iter().skip(k).step_by(count).copied().collect())
+        .collect();
     // Taken from the back; a failed GPU's chunk goes back on.
     let pending = Mutex::new((0..chunks.len()).rev().collect::<Vec<_>>());
     let total_nodes = work.nodes.len() as u64;
@@ -123,7 +132,7 @@ pub fn count_on_many(
                         let part = QueensWork {
                             n,
                             row: work.row,
-                            nodes: chunks[index].to_vec(),
+                            nodes: chunks[index].clone(),
                             tables: work.tables.clone(),
                             row_masks: work.row_masks,
                         };
