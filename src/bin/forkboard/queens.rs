@@ -150,11 +150,15 @@ impl QueensEngines {
             });
             match run {
                 Ok((classes, stats)) => {
+                    // A whole board is cut on the mirror split, a shard on its constellations.
+                    let orbits = match stats.constellations {
+                        0 => String::new(),
+                        count => format!("{count} constellations, "),
+                    };
                     let engine = format!(
-                        "gpu {} ({} constellations, {} nodes cut at row {} in {:.3} s, {} dispatches; \
-                         symmetric boards {:.3} s)",
+                        "gpu {} ({orbits}{} nodes cut at row {} in {:.3} s, {} dispatches; symmetric \
+                         boards {:.3} s)",
                         ctx.describe(),
-                        stats.constellations,
                         stats.nodes,
                         stats.cut_row,
                         stats.cut_seconds,
