@@ -257,7 +257,7 @@ impl QueensKernel {
     /// at most. `shallow_first`: go deeper until the shallow kernel's stacks hold the nodes (the mirror split,
     /// whose rows widen slowly); else take the first row with enough nodes (constellations, whose rows widen
     /// by a factor of tens), running the deep kernel where needed.
-    pub(crate) fn cut(
+    fn cut(
         &self,
         ctx: &GpuContext,
         n: u32,
@@ -305,6 +305,42 @@ impl QueensKernel {
         row.max(first)
     }
 
+    /// The cut a count hands the GPU and the stats of making it: the mirror split for a whole board (`plan`
+    /// none), the shard's constellations of `plan` otherwise.
+    pub(crate) fn prepare(
+        &self,
+        ctx: &GpuContext,
+        n: u32,
+        plan: Option<&Plan>,
+        shard: Shard,
+        config: QueensConfig,
+    ) -> (QueensWork, QueensStats) {
+        let started = Instant::now();
+        let (work, constellations) = match plan {
+            None => {
+                let row = self.cut(ctx, n, config, 2, true, &|row| mirror::count_nodes(n, row));
+                (QueensWork::mirror(n, row), 0)
+            }
+            Some(plan) => {
+                let row = self.cut(ctx, n, config, 1, false, &|row| {
+                    plan.count_tasks(row, shard)
+                });
+                let orbits = (0..plan.constellations.len())
+                    .filter(|&i| shard.holds(i))
+                    .count();
+                (QueensWork::constellations(plan, row, shard), orbits as u64)
+            }
+        };
+        let stats = QueensStats {
+            nodes: work.nodes.len() as u64,
+            constellations,
+            cut_row: work.row,
+            cut_seconds: started.elapsed().as_secs_f64(),
+            ..QueensStats::default()
+        };
+        (work, stats)
+    }
+
     /// Counts the solutions of an `n`-board (1..=32), or of the shard's constellations of it, in classes. The
     /// whole board is counted on the mirror split (faster on a GPU than the constellations: docs/benchmarks.md)
     /// while the host counts the symmetric solutions; a shard on its constellations while the host credits the
@@ -319,52 +355,21 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
-        if shard == Shard::WHOLE {
-            let symmetric = move || {
-                let started = Instant::now();
-                let counts = symmetric::fixed_counts(n);
-                (counts, started.elapsed().as_secs_f64())
-            };
-            #[cfg(not(target_arch = "wasm32"))]
-            let beside = std::thread::spawn(symmetric);
-            let (total, mut stats) = self.count_total(ctx, n, config, progress).await?;
-            #[cfg(not(target_arch = "wasm32"))]
-            let ((quarter, half), seconds) =
-                beside.join().expect("the symmetric count does not panic");
-            #[cfg(target_arch = "wasm32")]
-            let ((quarter, half), seconds) = symmetric();
-            stats.symmetric_seconds = seconds;
-            // N = 1 comes out as no classes: `Classes::tally` answers it.
-            let classes = if n < 2 {
-                Classes::default()
-            } else {
-                symmetric::classes_from_counts(total, quarter, half)
-            };
-            return Ok((classes, stats));
+        if n < 4 && shard == Shard::WHOLE {
+            // No GPU needed: N = 1 is answered by `Classes::tally`, 2 and 3 have no solution.
+            let _ = progress(0, 0);
+            return Ok((Classes::default(), QueensStats::default()));
         }
-        let plan = std::sync::Arc::new(Plan::new(n));
-        let beside = std::sync::Arc::clone(&plan);
+        let plan = (shard != Shard::WHOLE).then(|| std::sync::Arc::new(Plan::new(n)));
+        let for_host = plan.clone();
         let symmetric = move || {
             let started = Instant::now();
-            let counts = beside.symmetric();
+            let counts = symmetric_counts(n, for_host.as_deref());
             (counts, started.elapsed().as_secs_f64())
         };
         #[cfg(not(target_arch = "wasm32"))]
         let beside = std::thread::spawn(symmetric);
-        let started = Instant::now();
-        let row = self.cut(ctx, n, config, 1, false, &|row| {
-            plan.count_tasks(row, shard)
-        });
-        let work = QueensWork::constellations(&plan, row, shard);
-        let mut stats = QueensStats {
-            nodes: work.nodes.len() as u64,
-            constellations: (0..plan.constellations.len())
-                .filter(|&i| shard.holds(i))
-                .count() as u64,
-            cut_row: row,
-            cut_seconds: started.elapsed().as_secs_f64(),
-            ..QueensStats::default()
-        };
+        let (work, mut stats) = self.prepare(ctx, n, plan.as_deref(), shard, config);
         let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
         stats.dispatches = dispatches;
         #[cfg(not(target_arch = "wasm32"))]
@@ -372,7 +377,7 @@ impl QueensKernel {
         #[cfg(target_arch = "wasm32")]
         let (counts, seconds) = symmetric();
         stats.symmetric_seconds = seconds;
-        Ok((plan.classes(shard, total, &counts), stats))
+        Ok((classes_of(plan.as_deref(), shard, total, &counts), stats))
     }
 
     /// Counts every solution of an `n`-board (1..=32) on the mirror split; see [`QueensKernel::count`].
@@ -383,17 +388,11 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, QueensStats), GpuError> {
-        let mut stats = QueensStats::default();
         if n < 4 {
             let _ = progress(0, 0);
-            return Ok((u64::from(n == 1), stats));
+            return Ok((u64::from(n == 1), QueensStats::default()));
         }
-        let started = Instant::now();
-        let row = self.cut(ctx, n, config, 2, true, &|row| mirror::count_nodes(n, row));
-        let work = QueensWork::mirror(n, row);
-        stats.cut_seconds = started.elapsed().as_secs_f64();
-        stats.nodes = work.nodes.len() as u64;
-        stats.cut_row = row;
+        let (work, mut stats) = self.prepare(ctx, n, None, Shard::WHOLE, config);
         let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
         stats.dispatches = dispatches;
         Ok((total, stats))
@@ -563,6 +562,28 @@ impl QueensKernel {
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(Classes, QueensStats), GpuError> {
         pollster::block_on(self.count(ctx, n, shard, config, progress))
+    }
+}
+
+/// The symmetric solutions a count's classes need: the board's two counts for a whole board (`plan` none), or
+/// each constellation's of `plan` ([`Plan::symmetric`]).
+pub(crate) fn symmetric_counts(n: u32, plan: Option<&Plan>) -> Vec<(u64, u64)> {
+    match plan {
+        None => vec![symmetric::fixed_counts(n)],
+        Some(plan) => plan.symmetric(),
+    }
+}
+
+/// The classes of a count (n ≥ 4) from its total and [`symmetric_counts`].
+pub(crate) fn classes_of(
+    plan: Option<&Plan>,
+    shard: Shard,
+    total: u64,
+    counts: &[(u64, u64)],
+) -> Classes {
+    match plan {
+        None => symmetric::classes_from_counts(total, counts[0].0, counts[0].1),
+        Some(plan) => plan.classes(shard, total, counts),
     }
 }
 

@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use web_time::Instant;
 
-use super::queens::{QueensConfig, QueensKernel, QueensStats, QueensWork};
+use super::queens::{
+    QueensConfig, QueensKernel, QueensStats, QueensWork, classes_of, symmetric_counts,
+};
 use super::{GpuContext, GpuError};
 use crate::queens::constellation::Plan;
 use crate::queens::counter::Classes;
-use crate::queens::{mirror, symmetric};
 use crate::shard::Shard;
 
 /// The most chunks per GPU: enough that the last chunks to finish are short beside the whole run.
@@ -51,40 +52,13 @@ pub fn count_on_many(
             first_kernel.count_blocking(first_ctx, n, shard, config, &mut |_, _| true)?;
         return Ok((classes, stats, Vec::new()));
     }
-    let started = Instant::now();
     // The cut aims at the wish of one GPU times their number (the node buffers are per chunk).
-    let wish = config.nodes.map(|w| w * gpus.len());
     let wide = QueensConfig {
-        nodes: wish,
+        nodes: config.nodes.map(|w| w * gpus.len()),
         ..config
     };
-    let whole = shard == Shard::WHOLE;
-    let plan = (!whole).then(|| Plan::new(n));
-    let work = match &plan {
-        None => {
-            let row = first_kernel.cut(first_ctx, n, wide, 2, true, &|row| {
-                mirror::count_nodes(n, row)
-            });
-            QueensWork::mirror(n, row)
-        }
-        Some(plan) => {
-            let row = first_kernel.cut(first_ctx, n, wide, 1, false, &|row| {
-                plan.count_tasks(row, shard)
-            });
-            QueensWork::constellations(plan, row, shard)
-        }
-    };
-    let mut stats = QueensStats {
-        nodes: work.nodes.len() as u64,
-        cut_row: work.row,
-        cut_seconds: started.elapsed().as_secs_f64(),
-        constellations: plan.as_ref().map_or(0, |plan| {
-            (0..plan.constellations.len())
-                .filter(|&i| shard.holds(i))
-                .count() as u64
-        }),
-        ..QueensStats::default()
-    };
+    let plan = (shard != Shard::WHOLE).then(|| Plan::new(n));
+    let (work, mut stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
     // A chunk runs until its slowest node is done, its other lanes idling meanwhile: each needs many nodes
     // per lane (a device runs about 2^17 lanes at once), and takes every k-th node of the cut so that its
     // nodes are a fair sample of the cut's sizes (neighbouring nodes share a top and are alike).
@@ -95,8 +69,12 @@ pub fn count_on_many(
     };
     let count = (work.nodes.len() / (NODES_PER_LANE * lanes))
         .clamp(gpus.len(), CHUNKS_PER_GPU * gpus.len());
-    let chunks: Vec<Vec<super::queens::QueensNode>> = (0..count)
-        .map(|k| work.nodes.iter().skip(k).step_by(count).copied().collect())
+    let chunks: Vec<QueensWork> = (0..count)
+        .map(|k| QueensWork {
+            nodes: work.nodes.iter().skip(k).step_by(count).copied().collect(),
+            tables: work.tables.clone(),
+            ..work
+        })
         .collect();
     // Taken from the back; a failed GPU's chunk goes back on.
     let pending = Mutex::new((0..chunks.len()).rev().collect::<Vec<_>>());
@@ -104,19 +82,16 @@ pub fn count_on_many(
     let done = AtomicU64::new(0);
     let found = AtomicU64::new(0);
     let dispatches = AtomicU64::new(0);
-    let symmetric_started = Instant::now();
-    let (shares, symmetric) = std::thread::scope(|scope| {
-        let symmetric = scope.spawn(|| match &plan {
-            None => {
-                let (quarter, half) = symmetric::fixed_counts(n);
-                vec![(quarter, half)]
-            }
-            Some(plan) => plan.symmetric(),
+    let (shares, (symmetric, symmetric_seconds)) = std::thread::scope(|scope| {
+        let symmetric = scope.spawn(|| {
+            let started = Instant::now();
+            let counts = symmetric_counts(n, plan.as_ref());
+            (counts, started.elapsed().as_secs_f64())
         });
         let threads: Vec<_> = gpus
             .iter()
             .map(|&(ctx, kernel)| {
-                let (work, chunks, pending) = (&work, &chunks, &pending);
+                let (chunks, pending) = (&chunks, &pending);
                 let (done, found, dispatches) = (&done, &found, &dispatches);
                 scope.spawn(move || {
                     let mut share = GpuShare {
@@ -129,16 +104,10 @@ pub fn count_on_many(
                         else {
                             break;
                         };
-                        let part = QueensWork {
-                            n,
-                            row: work.row,
-                            nodes: chunks[index].clone(),
-                            tables: work.tables.clone(),
-                            row_masks: work.row_masks,
-                        };
+                        let part = &chunks[index];
                         let run = pollster::block_on(kernel.count_nodes(
                             ctx,
-                            &part,
+                            part,
                             config,
                             &mut |_, _| true,
                         ));
@@ -177,7 +146,7 @@ pub fn count_on_many(
                 .expect("the symmetric count does not panic"),
         )
     });
-    stats.symmetric_seconds = symmetric_started.elapsed().as_secs_f64();
+    stats.symmetric_seconds = symmetric_seconds;
     stats.dispatches = dispatches.into_inner();
     if !pending
         .into_inner()
@@ -194,9 +163,6 @@ pub fn count_on_many(
         )));
     }
     let total = found.into_inner();
-    let classes = match &plan {
-        None => symmetric::classes_from_counts(total, symmetric[0].0, symmetric[0].1),
-        Some(plan) => plan.classes(shard, total, &symmetric),
-    };
+    let classes = classes_of(plan.as_ref(), shard, total, &symmetric);
     Ok((classes, stats, shares))
 }

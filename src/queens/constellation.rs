@@ -182,6 +182,23 @@ impl Task {
     }
 }
 
+/// Every constellation of an `n`-board (n ≥ 2) whose queens can stand together, in increasing order.
+fn fitting(n: u32) -> impl Iterator<Item = Constellation> {
+    let each = move |top, bottom, left| {
+        (0..n).map(move |right| Constellation {
+            top,
+            bottom,
+            left,
+            right,
+        })
+    };
+    (0..n)
+        .flat_map(move |top| {
+            (0..n).flat_map(move |bottom| (0..n).flat_map(move |left| each(top, bottom, left)))
+        })
+        .filter(move |c| c.fits(n))
+}
+
 /// The constellations of an `n`-board with the tables their searches read.
 pub struct Plan {
     /// Board size.
@@ -195,26 +212,11 @@ pub struct Plan {
 impl Plan {
     /// Every orbit of an `n`-board (n ≥ 2; N = 1's lone queen is its own answer, see [`Classes::tally`]).
     pub fn new(n: u32) -> Self {
-        let mut constellations = Vec::new();
-        if n >= 2 {
-            for top in 0..n {
-                for bottom in 0..n {
-                    for left in 0..n {
-                        for right in 0..n {
-                            let c = Constellation {
-                                top,
-                                bottom,
-                                left,
-                                right,
-                            };
-                            if c.fits(n) && c.canonical(n) == c {
-                                constellations.push(c);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let constellations: Vec<Constellation> = if n >= 2 {
+            fitting(n).filter(|c| c.canonical(n) == *c).collect()
+        } else {
+            Vec::new()
+        };
         let tables = constellations.iter().map(|c| c.table(n)).collect();
         Self {
             n,
@@ -473,22 +475,7 @@ mod tests {
         let n = 9;
         let plan = Plan::new(n);
         let weights: u32 = plan.constellations.iter().map(|c| c.weight(n)).sum();
-        let mut fitting = 0;
-        for top in 0..n {
-            for bottom in 0..n {
-                for left in 0..n {
-                    for right in 0..n {
-                        let c = Constellation {
-                            top,
-                            bottom,
-                            left,
-                            right,
-                        };
-                        fitting += u32::from(c.fits(n));
-                    }
-                }
-            }
-        }
+        let fitting = fitting(n).count() as u32;
         assert_eq!(weights, fitting);
         assert!(
             plan.constellations
