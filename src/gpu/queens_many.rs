@@ -2,7 +2,6 @@
 //! GPU that takes the next chunk whenever it is free, so a slower or busier GPU simply takes fewer. A GPU that
 //! fails puts its chunk back for the others and stops; the count fails only when every GPU has.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use web_time::Instant;
@@ -19,6 +18,59 @@ use crate::shard::Shard;
 const CHUNKS_PER_GPU: usize = 32;
 /// The fewest nodes per lane in a chunk.
 const NODES_PER_LANE: usize = 8;
+
+/// The chunks not yet counted, shared by the GPU threads. A thread leaves only when none is waiting *and* none is
+/// being counted: a chunk in flight may still come back from a GPU that fails, and someone must be there to take
+/// it.
+struct ChunkQueue {
+    state: std::sync::Mutex<(Vec<usize>, usize)>,
+    changed: std::sync::Condvar,
+}
+
+impl ChunkQueue {
+    /// A queue of chunks `0..count`, handed out from the first.
+    fn new(count: usize) -> Self {
+        Self {
+            state: std::sync::Mutex::new(((0..count).rev().collect(), 0)),
+            changed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// The next chunk to count, waiting while others are in flight; `None` once every chunk is done.
+    fn take(&self) -> Option<usize> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(index) = state.0.pop() {
+                state.1 += 1;
+                return Some(index);
+            }
+            if state.1 == 0 {
+                return None;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// A chunk taken is finished (`counted`) or goes back for another GPU.
+    fn settle(&self, index: usize, counted: bool) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.1 -= 1;
+        if !counted {
+            state.0.push(index);
+        }
+        self.changed.notify_all();
+    }
+
+    /// Whether chunks are left over (every GPU failed).
+    fn unfinished(self) -> bool {
+        !self
+            .state
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .is_empty()
+    }
+}
 
 /// What one GPU did in a shared count.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -76,8 +128,7 @@ pub fn count_on_many(
             ..work
         })
         .collect();
-    // Taken from the back; a failed GPU's chunk goes back on.
-    let pending = Mutex::new((0..chunks.len()).rev().collect::<Vec<_>>());
+    let pending = ChunkQueue::new(chunks.len());
     let total_nodes = work.nodes.len() as u64;
     let done = AtomicU64::new(0);
     let found = AtomicU64::new(0);
@@ -100,8 +151,7 @@ pub fn count_on_many(
                     };
                     let began = Instant::now();
                     loop {
-                        let Some(index) = pending.lock().unwrap_or_else(|p| p.into_inner()).pop()
-                        else {
+                        let Some(index) = pending.take() else {
                             break;
                         };
                         let part = &chunks[index];
@@ -111,6 +161,7 @@ pub fn count_on_many(
                             config,
                             &mut |_, _| true,
                         ));
+                        pending.settle(index, run.is_ok());
                         match run {
                             Ok((sum, calls)) => {
                                 found.fetch_add(sum, Ordering::Relaxed);
@@ -121,10 +172,6 @@ pub fn count_on_many(
                                 progress(now + part.nodes.len() as u64, total_nodes);
                             }
                             Err(e) => {
-                                pending
-                                    .lock()
-                                    .unwrap_or_else(|p| p.into_inner())
-                                    .push(index);
                                 share.failed = Some(e.to_string());
                                 break;
                             }
@@ -148,11 +195,7 @@ pub fn count_on_many(
     });
     stats.symmetric_seconds = symmetric_seconds;
     stats.dispatches = dispatches.into_inner();
-    if !pending
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .is_empty()
-    {
+    if pending.unfinished() {
         let why: Vec<String> = shares
             .iter()
             .filter_map(|s| s.failed.as_ref().map(|f| format!("{}: {f}", s.name)))
@@ -165,4 +208,40 @@ pub fn count_on_many(
     let total = found.into_inner();
     let classes = classes_of(plan.as_ref(), shard, total, &symmetric);
     Ok((classes, stats, shares))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ChunkQueue;
+
+    #[test]
+    fn a_chunk_put_back_late_is_still_taken() {
+        // One GPU holds chunk 0 while the other counts chunk 1 and asks for more: it must wait, not leave,
+        // and take chunk 0 when the first GPU fails and puts it back.
+        let queue = ChunkQueue::new(2);
+        assert_eq!(queue.take(), Some(0));
+        assert_eq!(queue.take(), Some(1));
+        queue.settle(1, true);
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| {
+                let taken = queue.take();
+                if let Some(index) = taken {
+                    queue.settle(index, true);
+                }
+                (taken, queue.take())
+            });
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            queue.settle(0, false);
+            assert_eq!(waiting.join().unwrap(), (Some(0), None));
+        });
+        assert!(!queue.unfinished());
+    }
+
+    #[test]
+    fn chunks_left_when_every_gpu_fails_are_reported() {
+        let queue = ChunkQueue::new(3);
+        let index = queue.take().unwrap();
+        queue.settle(index, false);
+        assert!(queue.unfinished());
+    }
 }
