@@ -150,10 +150,7 @@ pub fn count_on_many(
                         ..GpuShare::default()
                     };
                     let began = Instant::now();
-                    loop {
-                        let Some(index) = pending.take() else {
-                            break;
-                        };
+                    while let Some(index) = pending.take() {
                         let part = &chunks[index];
                         let run = pollster::block_on(kernel.count_nodes(
                             ctx,
