@@ -17,9 +17,13 @@ after(() => server.close());
 // 1,000 17-clue puzzles (public/samples): hard enough that the GPU needs several submissions for them.
 const SEVENTEEN = join(ROOT, "public", "samples", "17clue.txt");
 const puzzles = readFileSync(SEVENTEEN, "utf8").trim().split("\n");
-// A 25×25 with 60% of its cells emptied at random and one given changed, so that it has no solution although
-// no two givens clash: proving that means searching a tree far too big to finish.
+// Too open for the plain search that counting keeps (the uniqueness check a share link runs): a 25×25 with 55%
+// of a full grid emptied at random (seed 4 of the large-grid benchmark), beyond 20,000 guesses, and about 15 s
+// natively without a budget. Its first solution comes at once (restarts).
 const HOPELESS =
+  "5x5-F.PK.H.25C........MGI4A.J....GK.I.F....3.P..48..D.OC9E.....P.K..J.I..5..F.....N...M..G....7...D.9.PB.3...L1..9FP.4C.B.HOK.26.5.JA..IDK6..FPH.....B.9LG.G2H...48....O.J..5.FD..A.7C.1..5..I.....9...E...6E..6P.9J.A.G.......H.I.5149....LG.H1.2.56O.KE.3.N88O..D...P4.I..9.J.....1......9C.F..OM5.N.61......42.N..5.9B7C8...LA.4..KIH.1F7...2...4.BDGEH8P.LC.9..P3...O....A..F57.I96..........JH.L7....K3....EBO5.5..69.ON..L.J.M.G.A..3IDNHOG...3EKBD.C1..5.F4M6...KFPM....I..G..O.H.6.JCA...E3...6F5..9...14.LG...K.....N78LJ.13....DO2.......AOF....2P.CG.........K3L..1..H......A.......8..P..H78OKE3BL.....5M..C.J...E5JK4F.....M....9....L1.";
+// A 25×25 with 60% of its cells emptied: too open for the GPU kernel's stacks, which hand it back to the workers.
+const OPEN25 =
   "5x5-1.......7IA.9.....5...G...72..N..F.M..P.A8J...H.6...A.J...O.2.K...6B.H.45.......BH.6.....5.7..K.....5.C4NJ...EL...D.O..1.KI.......8.E..DC..H.2..P.3....L..8OP.2....7KD..H.5....K.I.....M.G.PO1...9..B.C...DB6.3IA..L.8.5..4.....O.2.P.........F..A.K.EJ.............B....P..O2......9..EG.N1FPK2..J.D......56.B.5.A..7....8N..F..2.KI........KO......4.6CNM.1G..P.I5CB46N1..F..E..J...D.J7E..G.....IK28.H..65C.4.......6.C...1M7.9.E8......8..KIO3.7...A6N.......1.N..4...J.8....F.....I.3..P..1H..B....4..3.....A.93...AM..G.1.O........6B....H6CA.....D8..4.M...OPI..D........KE7..H5..6..NGM....2.6.5.....N..A....J..N....L8.D.....B1I..O.7...";
 const HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
@@ -143,16 +147,16 @@ for (const project of PROJECTS) {
     });
 
     if (project.webgpu) {
-      test("on the GPU, a grid the kernel hands back and the page gives up on goes to the workers", async () => {
+      test("on the GPU, a grid the kernel hands back goes to the workers, which solve it", async () => {
         const { context, page } = await open("/", "max-guesses=20000");
         const solve = new SolvePage(page);
         await page.getByTestId("engine").selectOption("gpu");
-        await solve.paste(HOPELESS.slice("5x5-".length));
+        await solve.paste(OPEN25.slice("5x5-".length));
         await page.getByTestId("solve").click();
-        await page.waitForFunction(() => document.querySelector('[data-testid="message"]').textContent.startsWith("Gave up"), null, {
+        await page.waitForFunction(() => document.querySelector('[data-testid="message"]').textContent.startsWith("Solved"), null, {
           timeout: 120_000,
         });
-        assert.match(await solve.message(), /^Gave up after 20000 guesses/);
+        assert.equal(await solve.message(), "Solved.");
         assert.match(await solve.detail(), /^GPU \(.+\); the hardest on the CPU \(\d+ workers\)/);
         assert.deepEqual(await longTasks(page), [], "no main-thread task over 50 ms: the page itself never searches");
         await context.close();

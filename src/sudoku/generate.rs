@@ -2,31 +2,9 @@
 //! keep it valid, then emptied cell by cell while the puzzle keeps exactly one solution.
 
 use super::grid::Grid;
+use super::rng::SplitMix;
 use super::shape::BoxShape;
 use super::solver::Solver;
-
-/// SplitMix64: a tiny, well-mixed PRNG, so generation needs no dependency and a seed always gives the same grid.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 /// A permutation of `0..groups * size` that shuffles whole groups and the members within each.
 fn grouped_order(rng: &mut SplitMix, groups: usize, size: usize) -> Vec<usize> {
@@ -55,6 +33,29 @@ pub fn solved_grid(shape: BoxShape, seed: u64) -> Grid {
     rng.shuffle(&mut values);
     Grid::from_fn(shape, |i| values[pattern(rows[i / n], cols[i % n])])
         .expect("a pattern grid is in range")
+}
+
+/// A full, valid grid of `shape` with none of the pattern's structure: the first solution of a search of the
+/// empty grid in a random order (so not drawn uniformly, but with no band or stack left in lockstep).
+pub fn shuffled_grid(shape: BoxShape, seed: u64) -> Grid {
+    Solver::with_max_guesses(0)
+        .solve_shuffled(&Grid::empty(shape), seed)
+        .solution
+        .expect("an empty grid has a solution")
+}
+
+/// A solvable puzzle and the full grid it came from: [`shuffled_grid`] with `empty_share` of its cells emptied at
+/// random, uniqueness not kept. Near half emptied, large grids of this kind are where completion gets hard (the
+/// quasigroup-completion phase transition): the benchmark of large grids uses them.
+pub fn with_holes(shape: BoxShape, seed: u64, empty_share: f64) -> (Grid, Grid) {
+    let solution = shuffled_grid(shape, seed);
+    let mut rng = SplitMix(seed ^ 0x6A09_E667_F3BC_C909);
+    let mut order: Vec<usize> = (0..shape.cells()).collect();
+    rng.shuffle(&mut order);
+    let holes = (shape.cells() as f64 * empty_share.clamp(0.0, 1.0)).round() as usize;
+    let mut cells = solution.cells().to_vec();
+    order[..holes].iter().for_each(|&i| cells[i] = 0);
+    (Grid::new(shape, &cells).expect("same shape"), solution)
 }
 
 /// A puzzle with exactly one solution (returned alongside), about `empty_share` of its cells empty (fewer if
@@ -112,6 +113,27 @@ mod tests {
             let a = solved_grid(shape, 1);
             assert!(verify::is_complete_and_valid(&a), "{shape}");
             assert_ne!(a, solved_grid(shape, 2), "{shape}");
+        }
+    }
+
+    #[test]
+    fn shuffled_grids_are_valid_and_puzzles_with_holes_keep_their_grid() {
+        for side in [4, 6, 9, 12, 16, 20, 25] {
+            let shape = BoxShape::for_side(side).unwrap();
+            let full = shuffled_grid(shape, 11);
+            assert!(verify::is_complete_and_valid(&full), "{shape}");
+            assert_ne!(full, shuffled_grid(shape, 12), "{shape}");
+            let (puzzle, solution) = with_holes(shape, 5, 0.5);
+            assert_eq!(
+                puzzle.clues(),
+                shape.cells() - (shape.cells() as f64 * 0.5).round() as usize
+            );
+            assert!(verify::is_solution(&puzzle, &solution), "{shape}");
+            assert_eq!(
+                with_holes(shape, 5, 0.5),
+                (puzzle, solution),
+                "a seed repeats"
+            );
         }
     }
 

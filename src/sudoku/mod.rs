@@ -6,6 +6,7 @@ pub mod bands;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod rng;
 pub mod shape;
 pub mod share;
 pub mod solver;

@@ -24,13 +24,25 @@
 //! 3. Locked candidates, near the root only (see `LOCKED_UNTIL`): where a box meets a row or column, a value
 //!    confined to that meeting within the box leaves the rest of the line, and one confined to it within the
 //!    line leaves the rest of the box. Any elimination: back to 1.
-//! 4. Stuck: branch on the open cell with the fewest candidates (ties: lowest cell index), values ascending.
+//! 4. From 16×16 up, once per node: every unit as an all-different constraint filtered in full (naked and
+//!    hidden subsets of any size at once, [`Board::all_different`]). Any elimination: back to 1.
+//! 5. Stuck: branch on the open cell with the fewest candidates (ties: lowest cell index), values ascending.
+//!
+//! ## Restarts, for a first solution
+//! Completing a large grid near half empty has heavy-tailed search times: most orders finish at once, a few
+//! take nearly forever. So a first solution not found within a thousand guesses (twenty thousand below
+//! 16×16, more than any shared 9×9 puzzle needs) is searched for again in runs of growing length (the Luby
+//! sequence), each a complete depth-first search in a randomized order that learns from the runs before it:
+//! branch cells weighted by the dead ends met in their units ("dom/wdeg"), values first as on the deepest
+//! board reached so far ("progress saving"), else the one that rules out the fewest peers' candidates.
+//! Counting keeps the plain search (it must see the whole tree anyway) and its guard.
 //!
 //! Boards live in fixed-size arrays for three capacities (up to 9×9, 16×16, 25×25) so a branch is one `memcpy`.
 
 use std::cell::RefCell;
 
 use super::grid::Grid;
+use super::rng::SplitMix;
 use super::shape::BoxShape;
 
 /// The result of solving one puzzle.
@@ -60,6 +72,9 @@ pub struct Solver {
     /// The guard against searches too big to finish: guesses in a row without a new solution before giving up
     /// (0: never give up). Counting goes on as long as solutions keep coming.
     pub max_guesses: u64,
+    /// Guesses the plain search may take for a first solution before randomized restarts take over (`None`: by
+    /// size, [`FIRST_ATTEMPT`] or [`FIRST_ATTEMPT_LARGE`]).
+    pub(crate) restart_after: Option<u64>,
     tables: Option<Tables>,
     nine: Search<u16, 81, 27, 9>,
     small: Search<u16, 81, 27, 0>,
@@ -71,6 +86,7 @@ impl Default for Solver {
     fn default() -> Self {
         Self {
             max_guesses: DEFAULT_MAX_GUESSES,
+            restart_after: None,
             tables: None,
             nine: Search::default(),
             small: Search::default(),
@@ -97,21 +113,47 @@ impl Solver {
     /// Solves `puzzle`, counting solutions up to `limit` (at least 1). `limit = 1` finds the first solution,
     /// `limit = 2` checks uniqueness.
     pub fn solve(&mut self, puzzle: &Grid, limit: u64) -> Outcome {
+        self.solve_with(puzzle, limit, None)
+    }
+
+    /// The first solution of a search in an order drawn from `seed` (random branch cells among the likeliest,
+    /// random values first): different seeds give different solutions of an open puzzle, as a generator wants.
+    pub fn solve_shuffled(&mut self, puzzle: &Grid, seed: u64) -> Outcome {
+        self.solve_with(puzzle, 1, Some(seed))
+    }
+
+    fn solve_with(&mut self, puzzle: &Grid, limit: u64, shuffle: Option<u64>) -> Outcome {
         let shape = puzzle.shape();
         if self.tables.as_ref().is_none_or(|t| t.shape != shape) {
             self.tables = Some(Tables::new(shape));
         }
         let tables = self.tables.as_ref().expect("tables were just built");
         let limit = limit.max(1);
+        let restart_after = self
+            .restart_after
+            .unwrap_or(if shape.side() >= ALL_DIFFERENT_FROM {
+                FIRST_ATTEMPT_LARGE
+            } else {
+                FIRST_ATTEMPT
+            });
         let budget = match self.max_guesses {
             0 => u64::MAX,
             n => n,
         };
         match shape.cells() {
-            81 if shape.rows() == 3 => self.nine.run(tables, puzzle, limit, budget),
-            0..=81 => self.small.run(tables, puzzle, limit, budget),
-            82..=256 => self.medium.run(tables, puzzle, limit, budget),
-            _ => self.large.run(tables, puzzle, limit, budget),
+            81 if shape.rows() == 3 => {
+                self.nine
+                    .run(tables, puzzle, limit, budget, shuffle, restart_after)
+            }
+            0..=81 => self
+                .small
+                .run(tables, puzzle, limit, budget, shuffle, restart_after),
+            82..=256 => self
+                .medium
+                .run(tables, puzzle, limit, budget, shuffle, restart_after),
+            _ => self
+                .large
+                .run(tables, puzzle, limit, budget, shuffle, restart_after),
         }
     }
 }
@@ -144,6 +186,10 @@ pub fn count(puzzle: &Grid, limit: u64) -> Outcome {
 /// the tree a lot; deep down a pass costs more than the guesses it saves (measured on top1465: all the way
 /// down is ~25% slower than stopping at half).
 const LOCKED_UNTIL: usize = 32;
+
+/// The smallest side whose searches filter every unit in full ([`Board::all_different`]) before each guess: on
+/// large grids near half empty it cuts the guesses by far more than it costs; on 9×9 singles are nearly all.
+const ALL_DIFFERENT_FROM: usize = 16;
 
 /// The stored width of a candidate mask: `u16` up to 16×16 (half the bytes to copy per branch), `u32` above.
 /// Arithmetic is done in `u32`; loads widen and stores narrow, both free.
@@ -274,7 +320,12 @@ struct Board<M, const CAP: usize, const UNITS: usize> {
     /// since the last naked pass (by a guess or a hidden single), which the pass drops.
     open_cells: [u16; CAP],
     open: usize,
+    /// The units a contradiction was found in (`NO_UNIT` where none), for the restarts' weighted branching.
+    blame: [u8; 3],
 }
+
+/// No unit, in [`Board::blame`].
+const NO_UNIT: u8 = u8::MAX;
 
 /// Where a settle step left a board.
 enum Settled {
@@ -295,6 +346,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
             used: [M::default(); UNITS],
             open_cells: [0; CAP],
             open: 0,
+            blame: [NO_UNIT; 3],
         };
         // Givens first into the unit masks only (three ORs each); then every open cell's candidates at once,
         // rather than clearing each given from its peers one by one.
@@ -344,6 +396,9 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
 
     /// Runs singles (and locked candidates near the root) to a fixed point.
     fn settle<const SIDE: usize>(&mut self, t: &Tables) -> Settled {
+        // Filtering every unit in full is worth it once per node: a second time, after the singles it led to,
+        // finds little and costs as much (measured: the worst of 200 25×25 took 3.6 s with every round, 1.1 s with one).
+        let mut all_different_left = SIDE == 0 && t.side >= ALL_DIFFERENT_FROM;
         loop {
             // Naked singles, compacting the open list as cells fill.
             let mut placed = false;
@@ -352,6 +407,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
                 let cell = usize::from(self.open_cells[i]);
                 let m = self.cand[cell].wide();
                 if m == 0 {
+                    self.blame = t.units_of[cell];
                     return Settled::Dead;
                 }
                 if m & (m - 1) == 0 {
@@ -380,6 +436,17 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
             }
             if self.open * 64 > t.shape.cells() * LOCKED_UNTIL {
                 match self.locked_candidates::<SIDE>(t) {
+                    None => {
+                        self.blame = [NO_UNIT; 3];
+                        return Settled::Dead;
+                    }
+                    Some(true) => continue,
+                    Some(false) => {}
+                }
+            }
+            if all_different_left {
+                all_different_left = false;
+                match self.all_different::<SIDE>(t) {
                     None => return Settled::Dead,
                     Some(true) => continue,
                     Some(false) => {}
@@ -408,6 +475,65 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
         Settled::Branch(best.1, best.2)
     }
 
+    /// The branch cell of a randomized run ("dom/wdeg", Boussemart et al., 2004): the open cell with the fewest
+    /// candidates per unit of weight of its row, column and box, where a unit's weight counts the dead ends found
+    /// in it so far in this puzzle (restarts keep them: they are what the runs learn). Ties are broken at random
+    /// (reservoir sampling). Returns the cell and its candidates.
+    fn weighted_branch(&self, t: &Tables, weights: &[u32], rng: &mut SplitMix) -> (usize, u32) {
+        // best: (candidates, weight), compared as fractions by cross-multiplying.
+        let (mut best, mut chosen, mut ties) = ((u64::MAX, 1u64), (0, 0), 0);
+        for &cell in &self.open_cells[..self.open] {
+            let cell = usize::from(cell);
+            let m = self.cand[cell].wide();
+            let n = u64::from(m.count_ones());
+            let w: u64 = t.units_of[cell]
+                .iter()
+                .map(|&u| u64::from(weights[usize::from(u)]))
+                .sum();
+            let (lhs, rhs) = (n * best.1, best.0.saturating_mul(w));
+            if lhs < rhs {
+                (best, chosen, ties) = ((n, w), (cell, m), 1);
+            } else if lhs == rhs {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    chosen = (cell, m);
+                }
+            }
+        }
+        chosen
+    }
+
+    /// The value of `mask` that the fewest peers of `cell` could also take (it rules out the fewest of their
+    /// candidates), ties at random.
+    fn least_constraining<const SIDE: usize>(
+        &self,
+        t: &Tables,
+        cell: usize,
+        mask: u32,
+        rng: &mut SplitMix,
+    ) -> u32 {
+        let (mut best, mut chosen, mut ties) = (usize::MAX, 0, 0);
+        let mut m = mask;
+        while m != 0 {
+            let bit = m & m.wrapping_neg();
+            m &= m - 1;
+            let n = t
+                .peers::<SIDE>(cell)
+                .iter()
+                .filter(|&&p| self.cand[usize::from(p)].wide() & bit != 0)
+                .count();
+            if n < best {
+                (best, chosen, ties) = (n, bit, 1);
+            } else if n == best {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    chosen = bit;
+                }
+            }
+        }
+        chosen
+    }
+
     /// Places every hidden single; `None` on a contradiction, else whether anything was placed.
     ///
     /// (Branching on a value with two places in a unit, as exact-cover solvers may, was tried for large grids
@@ -421,6 +547,7 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
             // chain through memory.
             let (once, twice) = once_twice(cells.iter().map(|&c| self.cand[usize::from(c)].wide()));
             if once != t.full::<SIDE>() {
+                self.blame = [u as u8, NO_UNIT, NO_UNIT];
                 return None;
             }
             let mut lone = once & !twice & !self.used[u].wide();
@@ -428,15 +555,131 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
                 let bit = lone & lone.wrapping_neg();
                 lone &= lone - 1;
                 // An earlier hidden single of this pass may have taken the only home: contradiction.
-                let cell = cells
+                let Some(cell) = cells
                     .iter()
                     .map(|&c| usize::from(c))
-                    .find(|&c| self.cand[c].wide() & bit != 0)?;
+                    .find(|&c| self.cand[c].wide() & bit != 0)
+                else {
+                    self.blame = [u as u8, NO_UNIT, NO_UNIT];
+                    return None;
+                };
                 self.place::<SIDE>(t, cell, bit);
                 placed = true;
             }
         }
         Some(placed)
+    }
+
+    /// Every unit as one all-different constraint, filtered in full (Régin, 1994): a value stays in a cell only if
+    /// some assignment of the unit's values to its cells (a perfect matching) puts it there. That covers naked
+    /// and hidden pairs, triples and larger sets at once. `None` on a contradiction (no perfect matching), else
+    /// whether any candidate went.
+    ///
+    /// How: match cells to values, then look at the values as a graph with an edge `a → b` where the cell holding
+    /// `a` could take `b` instead. A cell holding `a` may take `b` in another perfect matching exactly when `a`
+    /// and `b` lie on one cycle, i.e. in one strongly connected component; components come from each value's
+    /// reach, a bitmask grown one step at a time (n ≤ 25 values: n² word operations a unit).
+    fn all_different<const SIDE: usize>(&mut self, t: &Tables) -> Option<bool> {
+        let n = t.side::<SIDE>();
+        let mut changed = false;
+        for u in 0..3 * n {
+            // Only the open cells and the values not yet placed take part: a placed value has left every open
+            // cell of the unit already. Cells are numbered by their place in `open`, values by their bit.
+            let mut open = [0u16; 32];
+            let mut dom = [0u32; 32];
+            let mut k = 0;
+            let mut values = 0u32;
+            for &c in t.unit::<SIDE>(u) {
+                let m = self.cand[usize::from(c)].wide();
+                if m & (m - 1) != 0 {
+                    (open[k], dom[k]) = (c, m);
+                    values |= m;
+                    k += 1;
+                }
+            }
+            if k < 3 {
+                // Two open cells: hidden and naked singles have said all there is.
+                continue;
+            }
+            // A greedy matching first (each cell takes a free value if it has one), then augmenting paths for
+            // the cells left: most cells find a free value at once, and a search from scratch for every cell
+            // took half of the solver's time.
+            let mut owner = [FREE; 32];
+            let mut taken = 0u32;
+            let mut unmatched = 0u32;
+            for (i, &d) in dom[..k].iter().enumerate() {
+                let free = d & !taken;
+                if free != 0 {
+                    let v = free.trailing_zeros() as usize;
+                    owner[v] = i as u8;
+                    taken |= 1 << v;
+                } else {
+                    unmatched |= 1 << i;
+                }
+            }
+            while unmatched != 0 {
+                let i = unmatched.trailing_zeros() as usize;
+                unmatched &= unmatched - 1;
+                let mut seen = 0;
+                if !augment(i, &dom, &mut owner, &mut seen) {
+                    self.blame = [u as u8, NO_UNIT, NO_UNIT];
+                    return None;
+                }
+            }
+            if values.count_ones() as usize != k {
+                // More values than open cells can happen only before singles have run to the end; leaving a
+                // unit unfiltered is always sound.
+                continue;
+            }
+            // The components, one at a time: the values reachable from the lowest one left and those that reach
+            // it back (forward and backward closures over bitmasks; most units are one component, found in a
+            // few steps each way).
+            let out = |v: usize| dom[usize::from(owner[v])];
+            let mut left = values;
+            while left != 0 {
+                let a = left.trailing_zeros() as usize;
+                let (mut forward, mut frontier) = (1u32 << a, 1u32 << a);
+                while frontier != 0 {
+                    let mut next = 0;
+                    let mut f = frontier;
+                    while f != 0 {
+                        next |= out(f.trailing_zeros() as usize);
+                        f &= f - 1;
+                    }
+                    frontier = next & left & !forward;
+                    forward |= frontier;
+                }
+                let mut component = 1u32 << a;
+                loop {
+                    let mut grew = 0;
+                    let mut f = forward & !component;
+                    while f != 0 {
+                        let v = f.trailing_zeros() as usize;
+                        f &= f - 1;
+                        if out(v) & component != 0 {
+                            grew |= 1 << v;
+                        }
+                    }
+                    if grew == 0 {
+                        break;
+                    }
+                    component |= grew;
+                }
+                left &= !component;
+                // A cell whose value is in this component keeps only this component's values.
+                let mut f = component;
+                while f != 0 {
+                    let i = usize::from(owner[f.trailing_zeros() as usize]);
+                    f &= f - 1;
+                    let kept = dom[i] & component;
+                    if kept != dom[i] {
+                        self.cand[usize::from(open[i])] = M::narrow(kept);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// Box/line interactions in both directions, for rows and columns; `None` on a contradiction, else whether
@@ -516,6 +759,25 @@ impl<M: Mask, const CAP: usize, const UNITS: usize> Board<M, CAP, UNITS> {
     }
 }
 
+/// No cell in [`Board::all_different`]'s matchings.
+const FREE: u8 = u8::MAX;
+
+/// Augments a matching of a unit's cells to values by one, from cell `i` (Kuhn's augmenting paths): `owner[v]`
+/// is the cell holding value bit `v`, `seen` the values this search has visited. Whether `i` got a value.
+fn augment(i: usize, dom: &[u32; 32], owner: &mut [u8; 32], seen: &mut u32) -> bool {
+    let mut options = dom[i] & !*seen;
+    while options != 0 {
+        let v = options.trailing_zeros() as usize;
+        options &= options - 1;
+        *seen |= 1 << v;
+        if owner[v] == FREE || augment(usize::from(owner[v]), dom, owner, seen) {
+            owner[v] = i as u8;
+            return true;
+        }
+    }
+    false
+}
+
 /// Folds masks into (seen at least once, seen at least twice).
 #[inline(always)]
 fn once_twice(masks: impl Iterator<Item = u32>) -> (u32, u32) {
@@ -530,14 +792,105 @@ struct Frame<M, const CAP: usize, const UNITS: usize> {
     untried: u32,
 }
 
+/// Guesses the plain search may take for a first solution before randomized restarts take over. Every puzzle of
+/// the shared 9×9 sets needs fewer (their hardest, about 3,000), so those keep their deterministic path.
+const FIRST_ATTEMPT: u64 = 20_000;
+
+/// [`FIRST_ATTEMPT`] from 16×16 up, where a plain search that has not finished after a thousand guesses is
+/// usually in a long tail, and the restarts (with what they learn) finish sooner.
+const FIRST_ATTEMPT_LARGE: u64 = 1_000;
+
+/// Guesses in one randomized run per unit of the Luby sequence (1, 1, 2, 1, 1, 2, 4, …). Random completion of
+/// large grids has heavy-tailed search times (Gomes, Selman and Kautz, 1998): most orders finish quickly and a
+/// few take nearly forever, so short runs in fresh random orders, with an occasional long one (which keeps the
+/// search complete: runs grow without bound), cut off the tail.
+const RESTART_UNIT: u64 = 1_000;
+
+/// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, …
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
 /// The depth-first search of one capacity class, with its reusable stack.
 #[derive(Default)]
 struct Search<M, const CAP: usize, const UNITS: usize, const SIDE: usize> {
     stack: Vec<Frame<M, CAP, UNITS>>,
+    /// Dead ends per unit in the current puzzle's randomized runs (see [`Board::weighted_branch`]).
+    weights: Vec<u32>,
+    /// The values of the deepest board any run of this puzzle reached (0 where open), and its open count: later
+    /// runs try these values first ("progress saving", as SAT solvers do), so a restart does not lose the
+    /// parts of the grid the last run had right.
+    phase: Vec<u32>,
+    deepest: usize,
+    use_phase: bool,
 }
 
 impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M, CAP, UNITS, SIDE> {
-    fn run(&mut self, t: &Tables, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+    /// The search of [`Solver::solve`]: a plain depth-first search, except that a first solution not found
+    /// within `restart_after` guesses ([`FIRST_ATTEMPT`] by default) is looked for again with randomized restarts (see [`RESTART_UNIT`]).
+    /// With `shuffle`, every run is randomized from that seed, the first too.
+    fn run(
+        &mut self,
+        t: &Tables,
+        puzzle: &Grid,
+        limit: u64,
+        budget: u64,
+        shuffle: Option<u64>,
+        restart_after: u64,
+    ) -> Outcome {
+        let mut spent = 0;
+        if shuffle.is_none() {
+            if limit > 1 || budget <= restart_after {
+                return self.search(t, puzzle, limit, budget, None);
+            }
+            let first = self.search(t, puzzle, 1, restart_after, None);
+            if !first.gave_up {
+                return first;
+            }
+            spent = first.guesses;
+        }
+        self.weights.clear();
+        self.weights.resize(3 * t.side, 1);
+        self.phase.clear();
+        self.phase.resize(t.shape.cells(), 0);
+        self.deepest = usize::MAX;
+        // A fixed seed by default: the same puzzle always takes the same path, so answers and guess counts repeat.
+        let mut rng = SplitMix(shuffle.unwrap_or(0x5EED_F0CB_0A2D_0001));
+        for run in 1.. {
+            let allowed = (luby(run) * RESTART_UNIT).min(budget.saturating_sub(spent).max(1));
+            // Every third run ignores the saved values, so that a run kept in a wrong corner by them is
+            // followed by one that may leave it (without it, one grid of 200 took the whole 5M-guess budget).
+            self.use_phase = run % 3 != 0;
+            let mut outcome = self.search(t, puzzle, 1, allowed, Some(&mut rng));
+            spent += outcome.guesses;
+            // A run that ends within its allowance has searched its whole tree (in another order): its answer,
+            // solution or none, is exact.
+            if !outcome.gave_up || spent >= budget {
+                outcome.guesses = spent;
+                return outcome;
+            }
+        }
+        unreachable!("the loop returns once the budget is spent")
+    }
+
+    /// One depth-first search within `budget` guesses in a row without a new solution. With `rng`, each branch
+    /// takes a random cell among those with the fewest candidates and tries a random value of it first.
+    fn search(
+        &mut self,
+        t: &Tables,
+        puzzle: &Grid,
+        limit: u64,
+        budget: u64,
+        mut rng: Option<&mut SplitMix>,
+    ) -> Outcome {
         let mut outcome = Outcome {
             count: 0,
             solution: None,
@@ -570,7 +923,23 @@ impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M,
                         return outcome;
                     }
                     fruitless += 1;
-                    let bit = mask & mask.wrapping_neg();
+                    let (cell, mask, bit) = match rng.as_deref_mut() {
+                        None => (cell, mask, mask & mask.wrapping_neg()),
+                        Some(rng) => {
+                            let (cell, mask) = board.weighted_branch(t, &self.weights, rng);
+                            let saved = if self.use_phase {
+                                self.phase[cell] & mask
+                            } else {
+                                0
+                            };
+                            let bit = if saved != 0 {
+                                saved
+                            } else {
+                                board.least_constraining::<SIDE>(t, cell, mask, rng)
+                            };
+                            (cell, mask, bit)
+                        }
+                    };
                     self.stack.push(Frame {
                         board,
                         cell: cell as u16,
@@ -580,7 +949,22 @@ impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M,
                     outcome.guesses += 1;
                     continue;
                 }
-                Settled::Dead => {}
+                Settled::Dead => {
+                    if rng.is_some() && board.open < self.deepest {
+                        self.deepest = board.open;
+                        for (p, c) in self.phase.iter_mut().zip(&board.cand[..t.shape.cells()]) {
+                            let m = c.wide();
+                            *p = if m.is_power_of_two() { m } else { 0 };
+                        }
+                    }
+                    if rng.is_some() {
+                        for u in board.blame {
+                            if u != NO_UNIT {
+                                self.weights[usize::from(u)] += 1;
+                            }
+                        }
+                    }
+                }
             }
             // Backtrack: the next untried value of the deepest branch point. The last value reuses the frame's
             // board without copying it back onto the stack.
@@ -643,6 +1027,83 @@ mod tests {
     }
 
     #[test]
+    fn all_different_keeps_only_what_some_matching_allows() {
+        let shape = BoxShape::for_side(16).unwrap();
+        let t = Tables::new(shape);
+        let empty = || Board::<u16, 256, 48>::from_puzzle(&t, &Grid::empty(shape)).unwrap();
+        // A naked triple: r1c1..r1c3 hold 1..3 between them, so 1 leaves r1c4 (which keeps 4 and 5), and 1..3
+        // leave the rest of row 1 and of box 1.
+        let mut b = empty();
+        (0..3).for_each(|c| b.cand[c] = 0b111);
+        b.cand[3] = 0b11001;
+        assert_eq!(b.all_different::<0>(&t), Some(true));
+        assert_eq!(b.cand[3], 0b11000);
+        assert!((4..16).all(|c| b.cand[c] == !0b111u16), "row");
+        assert!(
+            (1..4).all(|r| (0..4).all(|c| b.cand[16 * r + c] == !0b111u16)),
+            "box"
+        );
+        assert!(
+            (16..256)
+                .filter(|c| c % 16 >= 4 && c / 16 >= 4)
+                .all(|c| b.cand[c] == 0xFFFF),
+            "the rest"
+        );
+        assert_eq!(
+            b.all_different::<0>(&t),
+            Some(false),
+            "a second pass finds nothing more"
+        );
+        // A hidden pair: 1 and 2 can go only in r1c1 and r1c2, which then keep only them.
+        let mut b = empty();
+        (2..16).for_each(|c| b.cand[c] &= !0b11);
+        assert_eq!(b.all_different::<0>(&t), Some(true));
+        assert_eq!((b.cand[0], b.cand[1]), (0b11, 0b11));
+        // Four cells sharing three values: no way to fill the row.
+        let mut b = empty();
+        (0..4).for_each(|c| b.cand[c] = 0b111);
+        assert_eq!(b.all_different::<0>(&t), None);
+    }
+
+    #[test]
+    fn the_luby_sequence() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn restarts_find_what_the_plain_search_gives_up_on_and_keep_exact_answers() {
+        // Large grids half emptied at random: the plain search's heavy tail (some take millions of guesses).
+        // With restarts every one is solved, the solution fits the puzzle, and a seed-free solve repeats.
+        let shape = BoxShape::for_side(25).unwrap();
+        for seed in 0..6 {
+            let (puzzle, _) = crate::sudoku::generate::with_holes(shape, seed, 0.55);
+            let mut solver = Solver::new();
+            let out = solver.solve(&puzzle, 1);
+            assert!(!out.gave_up, "seed {seed}: {} guesses", out.guesses);
+            let solution = out.solution.clone().expect("solvable by construction");
+            assert!(crate::sudoku::verify::is_solution(&puzzle, &solution));
+            assert_eq!(
+                solver.solve(&puzzle, 1),
+                out,
+                "seed {seed}: the same path again"
+            );
+        }
+        // With restarts from the first guess, a hard puzzle keeps its one solution, and one with no solution (a
+        // given that clashes with nothing but the answer: r1c2 is 1) is still proven to have none.
+        let mut solver = Solver {
+            restart_after: Some(0),
+            ..Solver::new()
+        };
+        let hard =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let out = solver.solve(&grid(hard), 1);
+        assert_eq!(out.solution, count(&grid(hard), 1).solution);
+        let none = solver.solve(&grid(&hard.replacen("4.", "46", 1)), 1);
+        assert_eq!((none.count, none.gave_up), (0, false));
+    }
+
+    #[test]
     fn solves_a_hard_9x9_and_proves_it_unique() {
         let p = grid(
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
@@ -692,12 +1153,23 @@ mod tests {
     #[test]
     fn the_guess_budget_stops_a_search_too_big_to_finish() {
         let open = open_25x25();
-        let out = Solver::with_max_guesses(10_000).solve(&open, 1);
-        assert!(out.gave_up && out.solution.is_none());
+        // Counting keeps the plain search: this grid's first solution lies beyond 10,000 guesses of it.
+        let out = Solver::with_max_guesses(10_000).solve(&open, 2);
+        assert!(out.gave_up && out.solution.is_none(), "{out:?}");
         assert_eq!(out.guesses, 10_000);
-        // The default budget is far above what this one needs.
+        // A budget no larger than the first attempt stops the first-solution search too.
+        let out = Solver::with_max_guesses(FIRST_ATTEMPT_LARGE).solve(&open, 1);
+        assert!(out.gave_up && out.solution.is_none());
+        // With room for restarts, the first solution comes well within the same 10,000.
+        let out = Solver::with_max_guesses(10_000).solve(&open, 1);
+        assert!(!out.gave_up && out.guesses < 10_000, "{out:?}");
+        assert!(crate::sudoku::verify::is_solution(
+            &open,
+            &out.solution.unwrap()
+        ));
+        // The default budget is far above what counting needs here.
         let out = Solver::new().solve(&open, 2);
-        assert!(!out.gave_up && out.count >= 1, "{out:?}");
+        assert!(!out.gave_up && out.count == 2, "{out:?}");
         assert!(out.guesses > 10_000);
     }
 
