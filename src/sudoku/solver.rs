@@ -42,6 +42,7 @@
 use std::cell::RefCell;
 
 use super::grid::Grid;
+use super::nine;
 use super::rng::SplitMix;
 use super::shape::BoxShape;
 
@@ -76,6 +77,7 @@ pub struct Solver {
     /// size, [`FIRST_ATTEMPT`] or [`FIRST_ATTEMPT_LARGE`]).
     pub(crate) restart_after: Option<u64>,
     tables: Option<Tables>,
+    fast_nine: nine::Search,
     nine: Search<u16, 81, 27, 9>,
     small: Search<u16, 81, 27, 0>,
     medium: Search<u16, 256, 48, 0>,
@@ -88,6 +90,7 @@ impl Default for Solver {
             max_guesses: DEFAULT_MAX_GUESSES,
             restart_after: None,
             tables: None,
+            fast_nine: nine::Search::default(),
             nine: Search::default(),
             small: Search::default(),
             medium: Search::default(),
@@ -141,6 +144,22 @@ impl Solver {
             n => n,
         };
         match shape.cells() {
+            81 if shape.rows() == 3 && shuffle.is_none() => {
+                // The fast path (`nine`) for counting and for a first attempt; restarts, if one is needed,
+                // from the general solver (starting at once: `restart_after` 0).
+                if limit > 1 || budget <= restart_after {
+                    return self.fast_nine.run(puzzle, limit, budget);
+                }
+                let first = self.fast_nine.run(puzzle, 1, restart_after);
+                if !first.gave_up {
+                    return first;
+                }
+                let mut rest = self
+                    .nine
+                    .run(tables, puzzle, 1, budget - first.guesses, None, 0);
+                rest.guesses += first.guesses;
+                rest
+            }
             81 if shape.rows() == 3 => {
                 self.nine
                     .run(tables, puzzle, limit, budget, shuffle, restart_after)
@@ -1091,17 +1110,32 @@ mod tests {
                 "seed {seed}: the same path again"
             );
         }
-        // With restarts from the first guess, a hard puzzle keeps its one solution, and one with no solution (a
-        // given that clashes with nothing but the answer: r1c2 is 1) is still proven to have none.
+        // With restarts from the first guess (the 9×9 fast path hands over at its first guess), a hard puzzle
+        // keeps its one solution, and one with no solution (a given that clashes with nothing but the answer)
+        // is still proven to have none.
         let mut solver = Solver {
             restart_after: Some(0),
             ..Solver::new()
         };
-        let hard =
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-        let out = solver.solve(&grid(hard), 1);
-        assert_eq!(out.solution, count(&grid(hard), 1).solution);
-        let none = solver.solve(&grid(&hard.replacen("4.", "46", 1)), 1);
+        let hard = grid(
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        );
+        let out = solver.solve(&hard, 1);
+        assert!(out.guesses > 0, "the hand-over is exercised");
+        let solution = count(&hard, 1).solution.expect("solvable");
+        assert_eq!(out.solution.as_ref(), Some(&solution));
+        let cells = hard.cells();
+        let wrong = (0..81)
+            .filter(|&i| cells[i] == 0)
+            .flat_map(|i| (1..=9).map(move |v| (i, v)))
+            .find_map(|(i, v)| {
+                let mut c = cells.to_vec();
+                c[i] = v;
+                let g = Grid::new(hard.shape(), &c)?;
+                (v != solution.cells()[i] && g.conflicts().is_empty()).then_some(g)
+            })
+            .expect("some empty cell takes a wrong value without a clash");
+        let none = solver.solve(&wrong, 1);
         assert_eq!((none.count, none.gave_up), (0, false));
     }
 
