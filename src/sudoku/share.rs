@@ -41,6 +41,9 @@ pub fn encode(puzzle: &Grid) -> String {
 
 /// The puzzle of a share text, checked as strictly as a file.
 pub fn decode(text: &str) -> Result<Grid, ShareError> {
+    if let Some(grid) = plain_nine(text) {
+        return Ok(grid);
+    }
     if text.len() > MAX_LEN {
         return Err(ShareError::TooLong);
     }
@@ -62,6 +65,30 @@ pub fn decode(text: &str) -> Result<Grid, ShareError> {
     let grid = record.puzzle.map_err(|e| ShareError::Cells(e.kind))?;
     check_givens(&grid).map_err(ShareError::Cells)?;
     Ok(grid)
+}
+
+/// The common case without the file reader's machinery: a 9×9 of digits and dots whose givens do not clash
+/// (the CPU workers get every puzzle of a batch this way, and the reader's allocations per line cost more than
+/// an easy puzzle's search in wasm). Anything else, errors included, goes the general way.
+fn plain_nine(text: &str) -> Option<Grid> {
+    let cells = text.strip_prefix("3x3-")?.as_bytes();
+    if cells.len() != 81 {
+        return None;
+    }
+    // Without an early exit, so the compiler checks and converts many cells at once.
+    let mut values = [0u8; 81];
+    let mut valid = true;
+    for (v, &b) in values.iter_mut().zip(cells) {
+        let digit = b.wrapping_sub(b'0');
+        let dot = b == b'.';
+        valid &= dot | (1..=9).contains(&digit);
+        *v = if dot { 0 } else { digit };
+    }
+    if !valid {
+        return None;
+    }
+    let grid = Grid::new(BoxShape::new(3, 3).ok()?, &values)?;
+    (!super::verify::has_repeats(&grid)).then_some(grid)
 }
 
 #[cfg(test)]
@@ -106,5 +133,29 @@ mod tests {
             Err(ShareError::Cells(ErrorKind::BadSymbol { .. }))
         ));
         assert_eq!(decode(&"x".repeat(5000)), Err(ShareError::TooLong));
+    }
+
+    #[test]
+    fn plain_nine_by_nine_links_take_the_short_way_with_the_same_answers() {
+        let (puzzle, _) = generate::puzzle(BoxShape::new(3, 3).unwrap(), 5, 0.6);
+        let text = encode(&puzzle);
+        assert_eq!(plain_nine(&text), Some(puzzle.clone()));
+        // `0` for empty is read too, the general way.
+        assert_eq!(plain_nine(&text.replace('.', "0")), None);
+        assert_eq!(decode(&text.replace('.', "0")), Ok(puzzle));
+        // A clash, a bad symbol and a short 9×9 are left to the general way, which names them.
+        let clash = format!("3x3-11{}", ".".repeat(79));
+        assert_eq!(plain_nine(&clash), None);
+        assert!(matches!(
+            decode(&clash),
+            Err(ShareError::Cells(ErrorKind::Conflicts(_)))
+        ));
+        let bad = format!("3x3-1<{}", ".".repeat(79));
+        assert_eq!(plain_nine(&bad), None);
+        assert!(matches!(
+            decode(&bad),
+            Err(ShareError::Cells(ErrorKind::BadSymbol { .. }))
+        ));
+        assert!(plain_nine(&format!("3x3-{}", ".".repeat(80))).is_none());
     }
 }

@@ -8,9 +8,12 @@
 //! solution), `G GUESSES` (the search gave up before any solution), or `E message` (the puzzle could not be
 //! read).
 
+use std::fmt::Write;
+
 use super::grid::Grid;
 use super::share;
 use super::solver::{Outcome, Solver};
+use super::symbols::Symbols;
 
 /// Builds a request for `puzzles`, counting up to `limit` with a guess budget of `max_guesses`.
 pub fn request(limit: u64, max_guesses: u64, puzzles: &[&Grid]) -> String {
@@ -29,9 +32,15 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
     let mut number = |default| head.next().and_then(|n| n.parse().ok()).unwrap_or(default);
     let limit = number(1);
     solver.max_guesses = number(super::solver::DEFAULT_MAX_GUESSES);
-    let replies: Vec<String> = lines
-        .map(|line| match share::decode(line) {
-            Err(e) => format!("E {e}"),
+    // One string written in place: a line per puzzle, no string of its own for each.
+    let mut reply = String::new();
+    for (i, line) in lines.enumerate() {
+        if i > 0 {
+            reply.push('\n');
+        }
+        // Writing to a String cannot fail.
+        let _ = match share::decode(line) {
+            Err(e) => write!(reply, "E {e}"),
             Ok(puzzle) => {
                 let out = solver.solve(&puzzle, limit);
                 let stop = if out.gave_up {
@@ -40,14 +49,22 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
                     u8::from(out.hit_limit)
                 };
                 match out.solution {
-                    None if out.gave_up => format!("G {}", out.guesses),
-                    None => "N".to_string(),
-                    Some(s) => format!("S {} {stop} {s}", out.count),
+                    None if out.gave_up => write!(reply, "G {}", out.guesses),
+                    None => write!(reply, "N"),
+                    Some(s) => {
+                        let _ = write!(reply, "S {} {stop} ", out.count);
+                        reply.extend(
+                            s.cells()
+                                .iter()
+                                .map(|&v| char::from(Symbols::Standard.write(v))),
+                        );
+                        Ok(())
+                    }
                 }
             }
-        })
-        .collect();
-    replies.join("\n")
+        };
+    }
+    reply
 }
 
 /// Reads a reply back into outcomes (the page's side), one per puzzle sent; `None` for a reply line that does
