@@ -38,6 +38,9 @@
 //! Counting keeps the plain search (it must see the whole tree anyway) and its guard.
 //!
 //! Boards live in fixed-size arrays for three capacities (up to 9×9, 16×16, 25×25) so a branch is one `memcpy`.
+//!
+//! Standard 9×9 puzzles (3×3 boxes) are counted and first solved by the fast path in [`super::nine`]; this
+//! search takes them only for restarts and [`Solver::solve_shuffled`].
 
 use std::cell::RefCell;
 
