@@ -29,6 +29,29 @@ for (const project of PROJECTS) {
     });
     after(async () => browser?.close());
 
+    test("the engines line never contradicts the footer, and Run waits for detection", async () => {
+      context = await browser.newContext();
+      page = await context.newPage();
+      await page.goto(`${server.url}/compare`);
+      await page.getByTestId("compare-engines").waitFor();
+      // Read together, at once: while the footer still looks for a GPU, the page says so too, and Run waits.
+      const early = await page.evaluate(() => ({
+        footer: document.querySelector('[data-testid="engine-status"]').textContent,
+        line: document.querySelector('[data-testid="compare-engines"]').textContent,
+        run: document.querySelector('[data-testid="compare-run"]').disabled,
+      }));
+      if (early.footer.includes("Looking")) {
+        assert.match(early.line, /Looking for a GPU/);
+        assert.ok(early.run, "Run waits while the GPU is looked for");
+      }
+      await enginesSettled(page);
+      const line = await page.getByTestId("compare-engines").textContent();
+      if (project.webgpu) assert.match(line, /both engines run/);
+      else assert.match(line, /No WebGPU here: only the CPU is measured/);
+      assert.ok(await page.getByTestId("compare-run").isEnabled());
+      await context.close();
+    });
+
     test("a small comparison: the chart, the table and the engines agree", async () => {
       context = await browser.newContext();
       page = await context.newPage();

@@ -52,6 +52,26 @@ for (const project of PROJECTS) {
       else assert.match(status, /^CPU — no WebGPU here/);
     });
 
+    test("the grid is a grid of rows and cells to a screen reader", async () => {
+      await fresh();
+      await solve.chooseSize("2x3");
+      const grid = page.getByRole("grid", { name: "6 by 6 Sudoku" });
+      const rows = grid.getByRole("row");
+      assert.equal(await rows.count(), 6);
+      for (let r = 0; r < 6; r++) {
+        assert.equal(await rows.nth(r).getByRole("gridcell").count(), 6);
+      }
+      // Each cell holds its labelled input, in reading order.
+      const third = rows.nth(1).getByRole("gridcell").nth(2).getByRole("textbox");
+      assert.equal(await third.getAttribute("aria-label"), "row 2, column 3");
+      // The rows keep the layout: cells of one row side by side, rows one under another.
+      const a = await page.locator("#cell-0").boundingBox();
+      const b = await page.locator("#cell-1").boundingBox();
+      const c = await page.locator("#cell-6").boundingBox();
+      assert.ok(Math.abs(a.y - b.y) < 1 && b.x > a.x, "a row runs left to right");
+      assert.ok(Math.abs(a.x - c.x) < 1 && c.y > a.y, "the next row is below");
+    });
+
     test("a typed 4×4 solves validly, on the GPU when one is asked for", async () => {
       await fresh();
       await solve.chooseSize("2x2");

@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::browser::{now_ms, origin};
 use super::chart_view::ChartView;
-use super::engine::{self, Preference};
+use super::engine::{self, EngineStatus, Preference};
 use super::{loaded, storage};
 use crate::chart::{Chart, Series, crossover, number};
 use crate::queens::known;
@@ -259,7 +259,13 @@ pub fn ComparePage() -> impl IntoView {
                 </label>
             </div>
             <div class="actions">
-                <button data-testid="compare-run" on:click=start disabled=move || running.get()>"Run"</button>
+                <button
+                    data-testid="compare-run"
+                    on:click=start
+                    disabled=move || running.get() || engine::status() == EngineStatus::Detecting
+                >
+                    "Run"
+                </button>
                 <button data-testid="compare-cancel" on:click=move |_| { cancel.set(true); engine::cancel(); } disabled=move || !running.get()>"Cancel"</button>
             </div>
             <Show when=move || running.get()>
@@ -270,13 +276,12 @@ pub fn ComparePage() -> impl IntoView {
             </Show>
             <p class="message" role="status" aria-live="polite" data-testid="compare-message">{move || message.get()}</p>
             <p class="detail" data-testid="compare-engines">
-                {move || {
-                    let _ = engine::status();
-                    if engine::gpu_ready() {
-                        "GPU: WebGPU is available here; both engines run.".to_string()
-                    } else {
-                        "No WebGPU here: only the CPU is measured.".to_string()
-                    }
+                {move || match engine::status() {
+                    // Until detection ends the page cannot say which engines run, and Run waits.
+                    EngineStatus::Detecting => "Looking for a GPU… (Run waits until the page knows)".to_string(),
+                    _ if engine::gpu_ready() => "GPU: WebGPU is available here; both engines run.".to_string(),
+                    EngineStatus::Lost(why) => format!("The GPU was lost ({why}): only the CPU is measured."),
+                    _ => "No WebGPU here: only the CPU is measured.".to_string(),
                 }}
             </p>
             {sudoku_chart}
