@@ -29,10 +29,11 @@
 //!
 //! A single is applied by clearing the digit's row and box around the cell, which the band update then turns
 //! into a placement. Stuck: guess on the cell with two candidates that has the most such cells among its peers
-//! (placing either digit then settles the most; with none, the same among the cells with the fewest), its
-//! lowest digit first; the other branch (the cell without that digit) waits on the stack. Against the first
-//! cell with two candidates, that choice takes 28% fewer guesses on the forum's hardest and 40% fewer on
-//! top1465 (counting to 2).
+//! (placing either digit then settles the most; with none, the same among the cells with the fewest). Of its
+//! digits, the one left in the most cells of its row and box goes first (placing it clears the most; for a
+//! first solution, 4% fewer guesses on the forum's hardest than the lowest digit); the other branch (the cell
+//! without that digit) waits on the stack. Against the first cell with two candidates, that choice of cell
+//! takes 28% fewer guesses on the forum's hardest and 40% fewer on top1465 (counting to 2).
 
 use super::grid::Grid;
 use super::shape::BoxShape;
@@ -382,7 +383,7 @@ impl Board {
             }
         }
         // The picked cell with the most picked peers (in its row, box and column); the last on ties.
-        let (mut b, mut bit, mut best) = (0, 0, 0);
+        let (mut b, mut bit, mut best) = (0, 0u32, 0);
         for band in 0..3 {
             let mut s = pick[band];
             while s != 0 {
@@ -398,8 +399,10 @@ impl Board {
                 }
             }
         }
+        let p = bit.trailing_zeros() as usize;
         let d = (0..9)
-            .find(|&d| self.cand[3 * d + b] & bit != 0)
+            .filter(|&d| self.cand[3 * d + b] & bit != 0)
+            .max_by_key(|&d| (self.cand[3 * d + b] & ROW_BOX_PEERS[p]).count_ones())
             .expect("an open cell has a candidate");
         Settled::Branch(b, bit, d)
     }
