@@ -416,15 +416,8 @@ pub fn search(planes: &[u32; 12], limit: u64) -> Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::grid::nine_from_line as grid;
     use crate::sudoku::{Solver, generate, verify};
-
-    fn grid(line: &str) -> Grid {
-        let cells: Vec<u8> = line
-            .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-            .collect();
-        Grid::new(nine(), &cells).unwrap()
-    }
 
     #[test]
     fn planes_round_trip_every_cell_and_match_the_plain_layout() {
@@ -479,18 +472,7 @@ mod tests {
     fn the_search_agrees_with_the_cpu_solver() {
         let mut cpu = Solver::new();
         for seed in 0..60 {
-            let share = [0.5, 0.6, 0.7, 0.8][seed as usize % 4];
-            let (mut puzzle, _) = generate::puzzle(nine(), seed, share);
-            if seed % 3 == 0 {
-                // Fewer givens than a unique puzzle needs: several solutions to count.
-                let mut cells = puzzle.cells().to_vec();
-                cells
-                    .iter_mut()
-                    .filter(|v| **v != 0)
-                    .step_by(4)
-                    .for_each(|v| *v = 0);
-                puzzle = Grid::new(nine(), &cells).unwrap();
-            }
+            let puzzle = generate::mixed_nine(seed);
             for limit in [1, 2, 10] {
                 let want = cpu.solve(&puzzle, limit);
                 let got = search(&pack(&puzzle), limit);

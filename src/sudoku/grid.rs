@@ -119,6 +119,16 @@ impl Grid {
     }
 }
 
+/// A 9×9 grid from a line of 81 characters, digits for values and anything else empty (tests' puzzles).
+#[cfg(test)]
+pub(crate) fn nine_from_line(line: &str) -> Grid {
+    let cells: Vec<u8> = line
+        .bytes()
+        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .collect();
+    Grid::new(BoxShape::new(3, 3).expect("3×3 boxes exist"), &cells).expect("81 cells")
+}
+
 /// True when every value is at most `side`. Without short-circuiting, so that the compiler checks many cells at
 /// once: every answer of every engine is made through here.
 fn in_range(cells: &[u8], side: usize) -> bool {

@@ -497,18 +497,11 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::grid::nine_from_line as grid;
     use crate::sudoku::{bands, generate, verify};
 
     fn nine() -> BoxShape {
         BoxShape::new(3, 3).unwrap()
-    }
-
-    fn grid(line: &str) -> Grid {
-        let cells: Vec<u8> = line
-            .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-            .collect();
-        Grid::new(nine(), &cells).unwrap()
     }
 
     #[test]
@@ -540,18 +533,7 @@ mod tests {
         // The GPU lane kernel's model (`bands`) is a separate implementation of the same counts.
         let mut search = Search::default();
         for seed in 0..120 {
-            let share = [0.5, 0.6, 0.7, 0.8][seed as usize % 4];
-            let (mut puzzle, _) = generate::puzzle(nine(), seed, share);
-            if seed % 3 == 0 {
-                // Fewer givens than a unique puzzle needs: several solutions to count.
-                let mut cells = puzzle.cells().to_vec();
-                cells
-                    .iter_mut()
-                    .filter(|v| **v != 0)
-                    .step_by(3)
-                    .for_each(|v| *v = 0);
-                puzzle = Grid::new(nine(), &cells).unwrap();
-            }
+            let puzzle = generate::mixed_nine(seed);
             for limit in [1, 2, 50] {
                 let got = search.run(&puzzle, limit, u64::MAX);
                 let want = bands::search(&bands::pack(&puzzle), limit);
