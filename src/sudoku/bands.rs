@@ -1,6 +1,7 @@
 //! The 9×9 board as the GPU's lane kernel holds it (`shaders/sudoku_lane9.wgsl`), and the search it runs: a
 //! model in plain Rust, step for step the same, so the kernel's logic is tested here and its cost (passes,
 //! guesses, stack depth) can be counted on any set without a GPU.
+//! The CPU's 9×9 fast path ([`super::nine`]) holds its board in the same layout and uses the word helpers here.
 //!
 //! ## Layout
 //! One board per digit: the cells where the digit may still go. 81 bits do not fit a word, so each board is
@@ -37,16 +38,16 @@ use super::shape::BoxShape;
 /// The 27 bits of a band.
 pub const BAND: u32 = 0x7FF_FFFF;
 /// One row of a band.
-const ROW: u32 = 0x1FF;
+pub(super) const ROW: u32 = 0x1FF;
 /// Copies a 9-bit row into all three rows of a band (1 + 2⁹ + 2¹⁸).
-const SPREAD: u32 = 0x4_0201;
+pub(super) const SPREAD: u32 = 0x4_0201;
 /// The first box of a band: columns 0–2 of its three rows (7 · SPREAD).
-const BOX: u32 = 0x1C_0E07;
+pub(super) const BOX: u32 = 0x1C_0E07;
 /// Bit 0 of each box's three columns within a row (columns 0, 3, 6).
 const GROUP: u32 = 0x49;
 
 /// Three band words.
-type Band3 = [u32; 3];
+pub(super) type Band3 = [u32; 3];
 
 fn or(a: Band3, b: Band3) -> Band3 {
     [a[0] | b[0], a[1] | b[1], a[2] | b[2]]
@@ -69,12 +70,12 @@ fn ones(a: Band3) -> u32 {
 }
 
 /// Per band, the columns (9 bits) where the board has a cell.
-fn columns_any(w: u32) -> u32 {
+pub(super) fn columns_any(w: u32) -> u32 {
     (w | (w >> 9) | (w >> 18)) & ROW
 }
 
 /// Per band, the columns where the board has two or three cells.
-fn columns_two(w: u32) -> u32 {
+pub(super) fn columns_two(w: u32) -> u32 {
     let (a, b, c) = (w & ROW, (w >> 9) & ROW, w >> 18);
     (a & b) | (a & c) | (b & c)
 }
@@ -115,7 +116,7 @@ fn hidden_singles(x: Band3) -> (Band3, bool) {
 
 /// The cells that see some cell of `m` (its rows, columns and boxes, `m` included), and whether two cells of
 /// `m` see each other.
-fn cover(m: Band3) -> (Band3, bool) {
+pub(super) fn cover(m: Band3) -> (Band3, bool) {
     let any = m.map(columns_any);
     let columns = any[0] | any[1] | any[2];
     let mut cells = [0; 3];
