@@ -1,7 +1,7 @@
 //! The 9×9 board as the GPU's lane kernel holds it (`shaders/sudoku_lane9.wgsl`), and the search it runs: a
 //! model in plain Rust, step for step the same, so the kernel's logic is tested here and its cost (passes,
 //! guesses, stack depth) can be counted on any set without a GPU.
-//! The CPU's 9×9 fast path ([`super::nine`]) holds its board in the same layout and uses the word helpers here.
+//! The CPU's 9×9 fast path (`nine.rs`) holds its board in the same layout and uses the word helpers here.
 //!
 //! ## Layout
 //! One board per digit: the cells where the digit may still go. 81 bits do not fit a word, so each board is
