@@ -39,7 +39,7 @@
 //!
 //! Boards live in fixed-size arrays for three capacities (up to 9×9, 16×16, 25×25) so a branch is one `memcpy`.
 //!
-//! Standard 9×9 puzzles (3×3 boxes) are counted and first solved by the fast path in [`super::nine`]; this
+//! Standard 9×9 puzzles (3×3 boxes) are counted and first solved by the fast path in `nine.rs`; this
 //! search takes them only for restarts and [`Solver::solve_shuffled`].
 
 use std::cell::RefCell;
