@@ -6,6 +6,7 @@ pub mod bands;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod logic;
 mod nine;
 pub mod rng;
 pub mod shape;

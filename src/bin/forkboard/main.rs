@@ -4,6 +4,7 @@ mod bench;
 mod engine;
 mod input;
 mod queens;
+mod rate;
 mod solve;
 mod stages;
 mod verify;
@@ -40,6 +41,10 @@ enum Command {
     Solve(SolveArgs),
     /// Check that every grid of a file is a complete, valid solution (and matches its puzzle, for CSV).
     Verify(VerifyArgs),
+    /// Grade every puzzle of a file from its logical solution (Easy, Medium, Hard, Unfair, Extreme, or Needs
+    /// guessing): CSV on standard output (line, grade, score, hardest technique, steps), a summary on standard
+    /// error.
+    Rate(RateArgs),
     /// Count the solutions of the N-Queens puzzle: total, and unique up to rotation and reflection.
     Queens(QueensArgs),
     /// Compare the CPU engine on every core with the GPU: Sudoku batches of several sizes and N-Queens counts;
@@ -203,6 +208,21 @@ struct BenchArgs {
 }
 
 #[derive(Args)]
+struct RateArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Also print each puzzle's logical solution, one step per line starting with `#`.
+    #[arg(long)]
+    explain: bool,
+    /// Check every step against the puzzle's solution (a wrong step is reported and the puzzle not rated).
+    #[arg(long)]
+    check: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
 struct VerifyArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -213,6 +233,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Rate(args) => rate::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Bench(args) => bench::run(args),
     };

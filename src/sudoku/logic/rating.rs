@@ -1,0 +1,43 @@
+//! A puzzle's grade from its logical path: the hardest technique it needs, raised a grade for every threshold its
+//! score passes (a long path of medium steps is harder than a short one).
+
+use super::technique::{Grade, Technique};
+use super::{End, Path};
+
+/// A puzzle's grade and what it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// The grade.
+    pub grade: Grade,
+    /// The sum of every step's points.
+    pub score: u32,
+    /// The hardest technique on the path (by grade, then points), `None` for a puzzle given full.
+    pub hardest: Option<Technique>,
+    /// Steps on the path.
+    pub steps: usize,
+}
+
+impl Rating {
+    /// The rating of a path that ended solved; `None` when the position has no solution.
+    pub fn of(path: &Path) -> Option<Self> {
+        if path.end != End::Solved {
+            return None;
+        }
+        let score = path.steps.iter().map(|s| s.technique.score()).sum();
+        let hardest = path
+            .steps
+            .iter()
+            .map(|s| s.technique)
+            .max_by_key(|t| (t.grade(), t.score()));
+        let mut grade = hardest.map_or(Grade::Easy, Technique::grade);
+        while grade < Grade::Extreme && score > grade.max_score() {
+            grade = Grade::ALL[grade as usize + 1];
+        }
+        Some(Self {
+            grade,
+            score,
+            hardest,
+            steps: path.steps.len(),
+        })
+    }
+}
