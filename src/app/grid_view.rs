@@ -1,10 +1,12 @@
 //! The editable grid: an ARIA grid of rows and cells, one labelled input per cell, arrow keys to move, symbols to
-//! type, Backspace to clear.
+//! type, Backspace to clear; pencil marks (candidates) drawn small in empty cells, and a hint's cells and
+//! candidates highlighted. Z types digits, X (or C, where C is no symbol) types pencil marks, as in SudokuPad.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::sudoku::BoxShape;
+use crate::sudoku::logic::{Mark, Step};
 use crate::sudoku::symbols::{Cell, Symbols};
 
 /// Moves keyboard focus to cell `i`.
@@ -18,7 +20,9 @@ pub fn focus_cell(i: usize) {
 }
 
 /// The grid. `givens` are the user's cells, `solution` the solved grid shown in the empty ones, `conflicts`
-/// the cells to highlight; `selected` follows focus (the digit pad writes there).
+/// the cells to highlight; `selected` follows focus (the digit pad writes there). `marks` are the candidates
+/// drawn in empty cells (none while the candidates view is off), `hint` the step whose cells are highlighted;
+/// while `pencil` is on, a typed symbol toggles that candidate through `toggle_mark` instead of filling the cell.
 #[component]
 pub fn GridView(
     shape: RwSignal<BoxShape>,
@@ -26,6 +30,10 @@ pub fn GridView(
     solution: RwSignal<Option<Vec<u8>>>,
     conflicts: RwSignal<Vec<usize>>,
     selected: RwSignal<usize>,
+    #[prop(into)] marks: Signal<Option<Vec<u32>>>,
+    hint: RwSignal<Option<Step>>,
+    pencil: RwSignal<bool>,
+    toggle_mark: Callback<(usize, u8)>,
 ) -> impl IntoView {
     let set_cell = move |i: usize, value: u8| {
         givens.update(|g| {
@@ -35,6 +43,7 @@ pub fn GridView(
         });
         solution.set(None);
         conflicts.set(Vec::new());
+        hint.set(None);
     };
     move || {
         let shape = shape.get();
@@ -74,8 +83,68 @@ pub fn GridView(
                     if conflicts.with(|list| list.contains(&i)) {
                         c.push_str(" conflict");
                     }
+                    if hint.with(|h| {
+                        h.as_ref()
+                            .is_some_and(|s| s.placements.iter().any(|m| m.at() == i))
+                    }) {
+                        c.push_str(" hint-place");
+                    }
                     c
                 }
+            };
+            let cell_class = move || {
+                let in_basis = hint.with(|h| {
+                    h.as_ref()
+                        .is_some_and(|s| s.basis.iter().any(|m| m.at() == i))
+                });
+                if in_basis {
+                    "grid-cell hint-basis"
+                } else {
+                    "grid-cell"
+                }
+            };
+            // This cell's candidates while the candidates view is on and the cell is empty.
+            let cell_marks = move || {
+                if shown() != 0 {
+                    return None;
+                }
+                marks.with(|m| m.as_ref().and_then(|m| m.get(i).copied()))
+            };
+            let label = move || {
+                let mut text = format!("row {}, column {}", r + 1, c + 1);
+                if let Some(mask) = cell_marks() {
+                    let listed: Vec<String> = (1..=n as u8)
+                        .filter(|d| mask & (1 << (d - 1)) != 0)
+                        .map(|d| char::from(Symbols::Standard.write(d)).to_string())
+                        .collect();
+                    text.push_str(&format!(", candidates {}", listed.join(" ")));
+                }
+                text
+            };
+            let marks_view = move || {
+                cell_marks().map(|mask| {
+                    let spans = (1..=n as u8)
+                        .map(|d| {
+                            let here = Mark::new(i, d);
+                            let class = hint.with(|h| match h {
+                                Some(s) if s.eliminations.contains(&here) => "mark struck",
+                                Some(s) if s.basis.contains(&here) => "mark basis",
+                                _ => "mark",
+                            });
+                            let symbol = if mask & (1 << (d - 1)) != 0 {
+                                char::from(Symbols::Standard.write(d)).to_string()
+                            } else {
+                                String::new()
+                            };
+                            view! { <span class=class>{symbol}</span> }
+                        })
+                        .collect_view();
+                    let style = format!(
+                        "grid-template-columns: repeat({box_cols}, 1fr); font-size: calc(var(--cell) * {:.2});",
+                        0.85 / (box_cols.max(box_rows) as f64 + 0.2)
+                    );
+                    view! { <div class="marks" aria-hidden="true" style=style data-testid="marks">{spans}</div> }
+                })
             };
             let on_key = move |ev: leptos::ev::KeyboardEvent| {
                 let key = ev.key();
@@ -89,6 +158,19 @@ pub fn GridView(
                 if let Some(t) = target {
                     ev.prevent_default();
                     focus_cell(t);
+                    return;
+                }
+                // SudokuPad's mode keys, where they are not symbols of this size.
+                let lower = key.to_ascii_lowercase();
+                let is_symbol =
+                    key.len() == 1 && Symbols::Standard.read(key.as_bytes()[0], n) != Cell::Bad;
+                if !is_symbol
+                    && !ev.ctrl_key()
+                    && !ev.meta_key()
+                    && (lower == "z" || lower == "x" || lower == "c")
+                {
+                    ev.prevent_default();
+                    pencil.set(lower != "z");
                     return;
                 }
                 match key.as_str() {
@@ -105,11 +187,15 @@ pub fn GridView(
                             Cell::Empty => Some(0),
                             Cell::Bad => None,
                         };
-                        if let Some(v) = value {
-                            set_cell(i, v);
-                            if i + 1 < n * n {
-                                focus_cell(i + 1);
+                        match value {
+                            Some(v) if v != 0 && pencil.get_untracked() => toggle_mark.run((i, v)),
+                            Some(v) => {
+                                set_cell(i, v);
+                                if i + 1 < n * n {
+                                    focus_cell(i + 1);
+                                }
                             }
+                            None => {}
                         }
                     }
                     _ => {}
@@ -121,7 +207,11 @@ pub fn GridView(
                 if let Some(&b) = value.as_bytes().last()
                     && let Cell::Value(v) = Symbols::Standard.read(b, n)
                 {
-                    set_cell(i, v);
+                    if pencil.get_untracked() {
+                        toggle_mark.run((i, v));
+                    } else {
+                        set_cell(i, v);
+                    }
                 }
                 if let Some(input) = ev
                     .target()
@@ -131,7 +221,7 @@ pub fn GridView(
                 }
             };
             view! {
-                <div role="gridcell" class="grid-cell">
+                <div role="gridcell" class=cell_class>
                     <input
                         id=format!("cell-{i}")
                         class=classes
@@ -140,12 +230,13 @@ pub fn GridView(
                         inputmode="numeric"
                         autocomplete="off"
                         maxlength="2"
-                        aria-label=format!("row {}, column {}", r + 1, c + 1)
+                        aria-label=label
                         prop:value=text
                         on:keydown=on_key
                         on:input=on_input
                         on:focus=move |_| selected.set(i)
                     />
+                    {marks_view}
                 </div>
             }
         };

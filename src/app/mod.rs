@@ -8,6 +8,7 @@ mod compare_page;
 mod engine;
 mod engine_select;
 mod grid_view;
+mod learn_panel;
 mod loaded;
 mod queens_page;
 mod solve_page;

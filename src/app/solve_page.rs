@@ -1,5 +1,6 @@
 //! The Solve page: one puzzle of any size, typed, pasted or opened from a link; solved, counted or checked on
-//! the GPU or the CPU, with the engine and the time shown.
+//! the GPU or the CPU, with the engine and the time shown; and worked through step by step with the learning
+//! tools (candidates, hints, the logical solution, the grade, Undo/Redo).
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -10,9 +11,11 @@ use super::browser::{now_ms, origin};
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
 use super::grid_view::{GridView, focus_cell};
+use super::learn_panel::{LearnPanel, Learning, describe_rating};
 use super::storage;
 use crate::sudoku::answer::Mode;
 use crate::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use crate::sudoku::logic::{self, Rating};
 use crate::sudoku::symbols::Symbols;
 use crate::sudoku::{BoxShape, Grid, generate, share};
 
@@ -42,8 +45,10 @@ pub fn SolvePage() -> impl IntoView {
     let run_started = RwSignal::new(0.0f64);
     let share_link = RwSignal::new(None::<String>);
     let import_text = RwSignal::new(String::new());
+    let learning = Learning::new();
 
     let load = move |grid: &Grid| {
+        learning.reset();
         shape.set(grid.shape());
         givens.set(grid.cells().to_vec());
         solution.set(None);
@@ -149,6 +154,7 @@ pub fn SolvePage() -> impl IntoView {
 
     let clear = move |_| {
         let n = shape.get_untracked().cells();
+        learning.reset();
         givens.set(vec![0; n]);
         solution.set(None);
         conflicts.set(Vec::new());
@@ -205,6 +211,15 @@ pub fn SolvePage() -> impl IntoView {
             Ok(grid) => {
                 load(&grid);
                 run(Mode::Count(2));
+                // A shared 9×9 (or smaller) opens with its grade; larger ones are graded on request.
+                if grid.side() <= 9 {
+                    let path = logic::solve(&grid, Symbols::Standard);
+                    if let Some(rating) = Rating::of(&path) {
+                        learning
+                            .grade
+                            .set(Some(describe_rating(&rating, path.search_guesses)));
+                    }
+                }
             }
             Err(e) => message.set(format!(
                 "This link is broken: {e}. Here is an empty grid instead."
@@ -241,6 +256,7 @@ pub fn SolvePage() -> impl IntoView {
                         data-testid="size"
                         on:change=move |ev| {
                             if let Ok(s) = event_target_value(&ev).parse::<BoxShape>() {
+                                learning.reset();
                                 shape.set(s);
                                 givens.set(vec![0; s.cells()]);
                                 solution.set(None);
@@ -259,7 +275,17 @@ pub fn SolvePage() -> impl IntoView {
                 </label>
                 <EngineSelect preference test_id="engine" />
             </div>
-            <GridView shape givens solution conflicts selected />
+            <GridView
+                shape
+                givens
+                solution
+                conflicts
+                selected
+                marks=learning.shown_marks(shape, givens)
+                hint=learning.hint
+                pencil=learning.pencil
+                toggle_mark=Callback::new(move |(i, d)| learning.toggle(shape, givens, i, d))
+            />
             <div class="pad" aria-label="Digit pad">
                 {move || {
                     let n = shape.get().side();
@@ -271,8 +297,13 @@ pub fn SolvePage() -> impl IntoView {
                                     class="pad-key"
                                     on:click=move |_| {
                                         let i = selected.get_untracked();
-                                        givens.update(|g| if let Some(c) = g.get_mut(i) { *c = v });
-                                        solution.set(None);
+                                        if learning.pencil.get_untracked() {
+                                            learning.toggle(shape, givens, i, v);
+                                        } else {
+                                            givens.update(|g| if let Some(c) = g.get_mut(i) { *c = v });
+                                            solution.set(None);
+                                            learning.hint.set(None);
+                                        }
                                         focus_cell(i);
                                     }
                                 >
@@ -298,6 +329,7 @@ pub fn SolvePage() -> impl IntoView {
                 <button data-testid="example" on:click=example>"Example"</button>
                 <button data-testid="share" on:click=make_share>"Share"</button>
             </div>
+            <LearnPanel shape givens solution message learning />
             <p class="message" role="status" aria-live="polite" data-testid="message">{move || message.get()}</p>
             <p class="detail" data-testid="detail">{move || detail.get()}</p>
             {move || {

@@ -173,6 +173,11 @@ impl Board {
         self.candidates[cell]
     }
 
+    /// Every cell's candidates (see [`Board::candidates`]).
+    pub fn candidate_masks(&self) -> &[u32] {
+        &self.candidates
+    }
+
     /// True when `cell` is empty and may still hold `digit`.
     pub fn has(&self, cell: usize, digit: u8) -> bool {
         self.candidates[cell] & bit(digit) != 0

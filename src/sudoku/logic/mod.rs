@@ -8,6 +8,7 @@
 mod board;
 mod chains;
 mod fish;
+mod forcing;
 mod intersections;
 mod rating;
 mod single_digit;
@@ -81,6 +82,7 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
         XChain => chains::x_chain(board),
         XYChain => chains::xy_chain(board),
         Aic => chains::aic(board),
+        ForcingChain => forcing::contradiction(board),
         Guess => None,
     }
 }
@@ -91,6 +93,22 @@ pub fn next_step(board: &Board) -> Option<Step> {
         return None;
     }
     Technique::ORDER.iter().find_map(|&t| find(board, t))
+}
+
+/// The next step for a person at this position: the next logical step, or where no technique applies, one cell
+/// from the search's solution (a [`Technique::Guess`]). `None` when the board is full or has no solution.
+pub fn hint(board: &Board) -> Option<Step> {
+    if board.is_solved() || board.dead_end().is_some() {
+        return None;
+    }
+    next_step(board).or_else(|| search_guess(board))
+}
+
+/// A guess from a fresh search of the board, if it has a solution.
+fn search_guess(board: &Board) -> Option<Step> {
+    let outcome = with_thread_solver(DEFAULT_MAX_GUESSES, |s| s.solve(&board.grid(), 1));
+    let solution = outcome.solution?;
+    Some(guess(board, &solution, outcome.guesses))
 }
 
 /// How a logical path ended.

@@ -19,7 +19,7 @@ pub enum Grade {
     Hard,
     /// Chains.
     Unfair,
-    /// Longer chains and what lies beyond them.
+    /// Forcing chains: suppositions followed to a contradiction.
     Extreme,
     /// No technique applies somewhere on the way: the search has to guess.
     NeedsGuessing,
@@ -133,13 +133,15 @@ pub enum Technique {
     XYChain,
     /// An alternating inference chain over any candidates.
     Aic,
+    /// A candidate whose consequences (the singles it forces) end in a contradiction.
+    ForcingChain,
     /// No technique here applies: one cell is filled from the search's solution.
     Guess,
 }
 
 impl Technique {
     /// Every technique in the order the solver tries them (HoDoKu's order, where it has the technique).
-    pub const ORDER: [Technique; 29] = [
+    pub const ORDER: [Technique; 30] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -168,6 +170,7 @@ impl Technique {
         Technique::XChain,
         Technique::XYChain,
         Technique::Aic,
+        Technique::ForcingChain,
         Technique::Guess,
     ];
 
@@ -202,6 +205,7 @@ impl Technique {
             Technique::XChain => "X-Chain",
             Technique::XYChain => "XY-Chain",
             Technique::Aic => "Alternating inference chain",
+            Technique::ForcingChain => "Forcing chain",
             Technique::Guess => "Guess",
         }
     }
@@ -217,6 +221,7 @@ impl Technique {
             | TwoStringKite | TurbotFish | EmptyRectangle | WWing | XYWing | XYZWing
             | SimpleColouring => Grade::Hard,
             XChain | XYChain | Aic => Grade::Unfair,
+            ForcingChain => Grade::Extreme,
             Guess => Grade::NeedsGuessing,
         }
     }
@@ -246,6 +251,7 @@ impl Technique {
             XYZWing => 180,
             XChain | XYChain => 260,
             Aic => 280,
+            ForcingChain => 500,
             Guess => 10_000,
         }
     }
