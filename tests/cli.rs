@@ -559,3 +559,79 @@ fn sharded_solves_concatenate_to_the_whole_output_in_every_layout() {
     assert!(text(&bad.stderr).contains("K/M"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn generate_makes_unique_puzzles_of_the_asked_grade_and_rate_agrees() {
+    let args = [
+        "generate",
+        "--count",
+        "6",
+        "--grade",
+        "hard",
+        "--symmetric",
+        "--seed",
+        "9",
+    ];
+    let made = forkboard(&args, b"");
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let puzzles = text(&made.stdout);
+    assert_eq!(puzzles.lines().count(), 6);
+    // The same seed makes the same puzzles.
+    assert_eq!(forkboard(&args, b"").stdout, made.stdout);
+    let counted = forkboard(
+        &["solve", "--count", "2", "--stats", "-"],
+        puzzles.as_bytes(),
+    );
+    assert!(
+        text(&counted.stderr).contains("unique       6"),
+        "{}",
+        text(&counted.stderr)
+    );
+    let rated = forkboard(&["rate", "--check", "-"], puzzles.as_bytes());
+    assert!(rated.status.success(), "{}", text(&rated.stderr));
+    let rows: Vec<String> = text(&rated.stdout)
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    assert_eq!(rows.len(), 6);
+    assert!(
+        rows.iter().all(|r| r.split(',').nth(1) == Some("Hard")),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn rate_names_bad_and_ambiguous_puzzles_and_rates_the_rest() {
+    let input = "530070000600195000098000060800060003400803001700020006060000280000419005000080079\n\
+                 55..............................................................................\n\
+                 8.........95.......76.........426798...571243...893165......916....3.487....1.532\n";
+    let rated = forkboard(&["rate", "--explain", "-"], input.as_bytes());
+    assert_eq!(rated.status.code(), Some(1));
+    let out = text(&rated.stdout);
+    assert!(
+        out.starts_with("line,grade,score,hardest,steps\n1,Easy,204,"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n# Naked single: r5c5 can only be 5.\n"),
+        "{out}"
+    );
+    assert!(out.contains("\n2,invalid,,,\n"), "{out}");
+    assert!(out.contains("\n3,several solutions,,,\n"), "{out}");
+    assert!(
+        text(&rated.stderr).contains("line 2: "),
+        "{}",
+        text(&rated.stderr)
+    );
+}
+
+#[test]
+fn generate_refuses_an_unknown_grade_and_a_box_of_another_size() {
+    let bad = forkboard(&["generate", "--grade", "fiendish"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("unknown grade `fiendish`"));
+    let bad = forkboard(&["generate", "--size", "9", "--box", "4x4"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--box 4x4 makes 16×16 grids, not 9×9"));
+}

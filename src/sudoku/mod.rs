@@ -5,6 +5,7 @@ pub mod answer;
 pub mod bands;
 pub mod format;
 pub mod generate;
+pub mod generator;
 pub mod grid;
 pub mod logic;
 mod nine;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod engine;
+mod generate;
 mod input;
 mod queens;
 mod rate;
@@ -45,6 +46,9 @@ enum Command {
     /// guessing): CSV on standard output (line, grade, score, hardest technique, steps), a summary on standard
     /// error.
     Rate(RateArgs),
+    /// Make new puzzles with exactly one solution, optionally of a grade, one per line (or CSV with
+    /// `--csv`); a summary on standard error.
+    Generate(GenerateArgs),
     /// Count the solutions of the N-Queens puzzle: total, and unique up to rotation and reflection.
     Queens(QueensArgs),
     /// Compare the CPU engine on every core with the GPU: Sudoku batches of several sizes and N-Queens counts;
@@ -208,6 +212,40 @@ struct BenchArgs {
 }
 
 #[derive(Args)]
+struct GenerateArgs {
+    /// The grid side (4 to 25).
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Box shape RxC for sizes with several (e.g. `--box 4x3` for 12×12 with 4-row boxes).
+    #[arg(long = "box", value_name = "RxC")]
+    box_shape: Option<BoxShape>,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// The grade to make: easy, medium, hard, unfair, extreme or needs-guessing.
+    #[arg(long)]
+    grade: Option<String>,
+    /// Givens in pairs symmetric about the centre.
+    #[arg(long)]
+    symmetric: bool,
+    /// The seed: the same seed makes the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Full grids tried per puzzle for the asked grade before giving up on it.
+    #[arg(long, default_value_t = 500)]
+    attempts: u32,
+    /// Write `puzzle,solution,grade,score` lines under a header instead of puzzles alone.
+    #[arg(long)]
+    csv: bool,
+    /// The symbols: `standard` (1-9 then A, B, …) or `hex` (0-F for 16×16).
+    #[arg(long, default_value = "standard")]
+    symbols: Symbols,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
 struct RateArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -234,6 +272,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Rate(args) => rate::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Bench(args) => bench::run(args),
     };

@@ -1,0 +1,124 @@
+//! `forkboard generate`: new puzzles with one solution each, on every core, one per line (or CSV with their
+//! solutions and grades), the same ones for the same seed.
+
+use std::io::{self, BufWriter, Write};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use forkboard::sudoku::BoxShape;
+use forkboard::sudoku::generator::{self, Made, Request};
+use forkboard::sudoku::logic::Grade;
+use forkboard::sudoku::rng::SplitMix;
+
+use crate::GenerateArgs;
+
+/// Puzzles made together before they are written.
+const CHUNK: u64 = 1024;
+
+/// Runs the command; `Ok(true)` when every puzzle was made.
+pub fn run(args: GenerateArgs) -> Result<bool, String> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    }
+    let shape = match args.box_shape {
+        Some(b) if b.side() != args.size => {
+            return Err(format!(
+                "--box {b} makes {n}×{n} grids, not {}×{}",
+                args.size,
+                args.size,
+                n = b.side()
+            ));
+        }
+        Some(b) => b,
+        None => BoxShape::for_side(args.size).map_err(|e| e.to_string())?,
+    };
+    let grade = args
+        .grade
+        .as_deref()
+        .map(|g| {
+            Grade::parse(g).ok_or_else(|| {
+                format!(
+                    "unknown grade `{g}`: use easy, medium, hard, unfair, extreme or needs-guessing"
+                )
+            })
+        })
+        .transpose()?;
+    let symbols = args.symbols;
+    if !symbols.fits(shape.side()) {
+        return Err(format!(
+            "the {:?} symbols cannot write a {n}×{n} grid",
+            symbols,
+            n = shape.side()
+        ));
+    }
+    let request = Request {
+        shape,
+        grade,
+        symmetric: args.symmetric,
+    };
+    let out = io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    let write_error = |e: io::Error| format!("cannot write the puzzles: {e}");
+    if args.csv {
+        writeln!(out, "puzzle,solution,grade,score").map_err(write_error)?;
+    }
+    let started = Instant::now();
+    let mut grades = [0u64; Grade::ALL.len()];
+    let (mut made_count, mut missed, mut attempts) = (0u64, 0u64, 0u64);
+    // Each puzzle has its own seed, so the output does not depend on the threads.
+    let mut seeds = SplitMix(args.seed);
+    let all: Vec<u64> = (0..args.count).map(|_| seeds.next_u64()).collect();
+    for chunk in all.chunks(CHUNK as usize) {
+        let made: Vec<Option<Made>> = chunk
+            .par_iter()
+            .map(|&seed| generator::make(&request, seed, args.attempts))
+            .collect();
+        for m in made {
+            let Some(m) = m else {
+                missed += 1;
+                continue;
+            };
+            made_count += 1;
+            attempts += u64::from(m.attempts);
+            grades[m.rating.grade as usize] += 1;
+            let line = m.puzzle.to_line(symbols);
+            if args.csv {
+                let solution = m.solution.to_line(symbols);
+                writeln!(
+                    out,
+                    "{line},{solution},{},{}",
+                    m.rating.grade, m.rating.score
+                )
+                .map_err(write_error)?;
+            } else {
+                writeln!(out, "{line}").map_err(write_error)?;
+            }
+        }
+    }
+    out.flush().map_err(write_error)?;
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "made         {made_count} {n}×{n} puzzles, each with one solution",
+        n = shape.side()
+    );
+    for g in Grade::ALL {
+        if grades[g as usize] > 0 {
+            eprintln!("{:<14} {}", g.name(), grades[g as usize]);
+        }
+    }
+    if missed > 0 {
+        eprintln!(
+            "missed       {missed}: no {} puzzle within {} full grids each (raise --attempts)",
+            grade.map_or("", Grade::name),
+            args.attempts
+        );
+    }
+    eprintln!("grids tried  {attempts}");
+    eprintln!("seconds      {seconds:.3}");
+    eprintln!("puzzles/s    {:.1}", made_count as f64 / seconds.max(1e-9));
+    Ok(missed == 0)
+}
