@@ -327,6 +327,20 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
+/// An empty 9×9 board, for the techniques' tests.
+#[cfg(test)]
+pub(super) fn empty_nine() -> Board {
+    Board::new(&Grid::empty(BoxShape::new(3, 3).expect("3×3 boxes exist")))
+}
+
+/// Leaves `cell` of a 9×9 board holding only the candidates `keep` (tests build positions with it).
+#[cfg(test)]
+pub(super) fn narrow(board: &mut Board, cell: usize, keep: &[u8]) {
+    for d in (1..=9).filter(|d| !keep.contains(d)) {
+        board.eliminate(Mark::new(cell, d));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

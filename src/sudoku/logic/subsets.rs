@@ -152,21 +152,8 @@ fn strike(board: &Board, units: &[usize], keep: &[usize], mask: u32) -> Vec<Mark
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::{empty_nine, narrow};
     use super::*;
-    use crate::sudoku::{BoxShape, Grid};
-
-    fn empty_nine() -> Board {
-        Board::new(&Grid::empty(BoxShape::new(3, 3).unwrap()))
-    }
-
-    /// Leaves `cell` holding only `keep`.
-    fn narrow(board: &mut Board, cell: usize, keep: &[u8]) {
-        for d in 1..=9 {
-            if !keep.contains(&d) {
-                board.eliminate(Mark::new(cell, d));
-            }
-        }
-    }
 
     #[test]
     fn a_naked_pair_clears_its_row() {

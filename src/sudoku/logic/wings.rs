@@ -245,20 +245,8 @@ pub(super) fn remote_pair(board: &Board) -> Option<Step> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::{empty_nine, narrow};
     use super::*;
-    use crate::sudoku::{BoxShape, Grid};
-
-    fn empty_nine() -> Board {
-        Board::new(&Grid::empty(BoxShape::new(3, 3).unwrap()))
-    }
-
-    fn narrow(board: &mut Board, cell: usize, keep: &[u8]) {
-        for d in 1..=9 {
-            if !keep.contains(&d) {
-                board.eliminate(Mark::new(cell, d));
-            }
-        }
-    }
 
     #[test]
     fn an_xy_wing_clears_what_both_wings_see() {
