@@ -274,12 +274,7 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
     if let Some(csv) = &args.replot {
         return replot(csv, &args.out);
     }
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build_global()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    }
+    crate::use_threads(args.threads)?;
     let queens = match args.queens.as_str() {
         "none" => None,
         range => Some(parse_queens(range)?),

@@ -18,12 +18,7 @@ const CHUNK: u64 = 1024;
 
 /// Runs the command; `Ok(true)` when every puzzle was made.
 pub fn run(args: GenerateArgs) -> Result<bool, String> {
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build_global()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    }
+    crate::use_threads(args.threads)?;
     let shape = match args.box_shape {
         Some(b) if b.side() != args.size => {
             return Err(format!(

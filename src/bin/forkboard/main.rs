@@ -156,6 +156,17 @@ struct QueensArgs {
     gpus: Option<String>,
 }
 
+/// Sets the worker threads of every parallel step (`--threads N`; without it, every core).
+fn use_threads(threads: Option<usize>) -> Result<(), String> {
+    let Some(threads) = threads else {
+        return Ok(());
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build_global()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
 fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text)
 }

@@ -222,12 +222,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         (None, Some(range)) => parse_range(range)?,
         (None, None) => return Err("give a board size N (1 to 32) or --range A..B".into()),
     };
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build_global()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    }
+    crate::use_threads(args.threads)?;
     let mut engines = QueensEngines::new(args.engine, args.gpus.as_deref())?;
     let config = QueensConfig {
         nodes: args.gpu_nodes,

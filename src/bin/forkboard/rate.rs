@@ -72,12 +72,7 @@ fn disagreement(path: &Path, solution: &Grid) -> Option<String> {
 
 /// Runs the command; `Ok(true)` when every puzzle was rated.
 pub fn run(args: RateArgs) -> Result<bool, String> {
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build_global()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    }
+    crate::use_threads(args.threads)?;
     let symbols = args.input.symbols;
     let mut reader = args.input.open()?.reader();
     let out = io::stdout();

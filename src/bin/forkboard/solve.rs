@@ -48,12 +48,7 @@ fn output_path(args: &SolveArgs) -> Result<Option<PathBuf>, String> {
 
 /// Runs the command; `Ok(true)` when every puzzle was solved.
 pub fn run(args: SolveArgs) -> Result<bool, String> {
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build_global()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    }
+    crate::use_threads(args.threads)?;
     let mode = args.count.map_or(Mode::First, Mode::Count);
     let mut engines = Engines::new(args.engine, args.gpu_slots, args.max_guesses)?;
     if let Some(k) = args.lose_gpu_after {

@@ -97,6 +97,21 @@ impl Geometry {
         a != b && (x[0] == y[0] || x[1] == y[1] || x[2] == y[2])
     }
 
+    /// The unit of `kind` (0 row, 1 column, 2 box) holding every one of `cells`, if one does.
+    pub fn shared_unit(&self, cells: &[usize], kind: usize) -> Option<usize> {
+        let unit = self.cell_units[*cells.first()?][kind];
+        cells
+            .iter()
+            .all(|&c| self.cell_units[c][kind] == unit)
+            .then_some(unit)
+    }
+
+    /// The row or column holding every one of `cells`, if one does.
+    pub fn shared_line(&self, cells: &[usize]) -> Option<usize> {
+        self.shared_unit(cells, 0)
+            .or_else(|| self.shared_unit(cells, 1))
+    }
+
     /// A unit's name ("row 3", "column 5", "box 2").
     pub fn unit_name(&self, unit: usize) -> Unit {
         self.shape.unit(unit)

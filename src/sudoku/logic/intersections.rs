@@ -9,7 +9,7 @@ pub(super) fn pointing(board: &Board) -> Option<Step> {
     let n = board.side();
     (2 * n..3 * n).find_map(|b| {
         (1..=n as u8).find_map(|digit| {
-            let line = common_line(board, b, digit, n)?;
+            let line = board.geo.shared_line(&placed_in(board, b, digit)?)?;
             locked(board, Technique::Pointing, b, line, digit)
         })
     })
@@ -20,12 +20,7 @@ pub(super) fn claiming(board: &Board) -> Option<Step> {
     let n = board.side();
     (0..2 * n).find_map(|line| {
         (1..=n as u8).find_map(|digit| {
-            let cells = placed_in(board, line, digit)?;
-            let b = board.geo.cell_units[cells[0]][2];
-            cells
-                .iter()
-                .all(|&c| board.geo.cell_units[c][2] == b)
-                .then_some(())?;
+            let b = board.geo.shared_unit(&placed_in(board, line, digit)?, 2)?;
             locked(board, Technique::Claiming, line, b, digit)
         })
     })
@@ -40,21 +35,6 @@ fn placed_in(board: &Board, unit: usize, digit: u8) -> Option<Vec<usize>> {
         .filter(|&c| board.has(c, digit))
         .collect();
     (cells.len() >= 2).then_some(cells)
-}
-
-/// The row or column holding every place of `digit` in box `b`, if one does.
-fn common_line(board: &Board, b: usize, digit: u8, n: usize) -> Option<usize> {
-    let cells = placed_in(board, b, digit)?;
-    let [row, col, _] = board.geo.cell_units[cells[0]];
-    if cells.iter().all(|&c| board.geo.cell_units[c][0] == row) {
-        Some(row)
-    } else {
-        debug_assert!(col >= n);
-        cells
-            .iter()
-            .all(|&c| board.geo.cell_units[c][1] == col)
-            .then_some(col)
-    }
 }
 
 /// The step that strikes `digit` from `target` outside `source`, where `source` holds all its places.

@@ -98,10 +98,10 @@ pub fn next_step(board: &Board) -> Option<Step> {
 /// The next step for a person at this position: the next logical step, or where no technique applies, one cell
 /// from the search's solution (a [`Technique::Guess`]). `None` when the board is full or has no solution.
 pub fn hint(board: &Board) -> Option<Step> {
-    if board.is_solved() || board.dead_end().is_some() {
-        return None;
-    }
-    next_step(board).or_else(|| search_guess(board))
+    next_step(board).or_else(|| {
+        let stuck = !board.is_solved() && board.dead_end().is_none();
+        stuck.then(|| search_guess(board)).flatten()
+    })
 }
 
 /// A guess from a fresh search of the board, if it has a solution.

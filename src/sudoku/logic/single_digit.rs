@@ -128,8 +128,11 @@ pub(super) fn empty_rectangle(board: &Board) -> Option<Step> {
                 return None;
             }
             let box_cells = board.unit(b);
-            let rows: Vec<usize> = box_cells.iter().map(|&c| geo.row(c)).collect();
-            let cols: Vec<usize> = box_cells.iter().map(|&c| geo.col(c)).collect();
+            let mut rows: Vec<usize> = box_cells.iter().map(|&c| geo.row(c)).collect();
+            let mut cols: Vec<usize> = box_cells.iter().map(|&c| geo.col(c)).collect();
+            rows.dedup();
+            cols.sort_unstable();
+            cols.dedup();
             for &r in &rows {
                 for &c in &cols {
                     let on_row = |p: &usize| geo.row(*p) == r;

@@ -27,7 +27,7 @@ pub(super) fn naked(board: &Board, size: usize, locked: bool) -> Option<Step> {
             }
             let mut clears = vec![u];
             if locked {
-                let line = shared_line(board, cells)?;
+                let line = board.geo.shared_line(cells)?;
                 clears.push(line);
             }
             let eliminations = strike(board, &clears, cells, mask);
@@ -122,19 +122,6 @@ pub(super) fn hidden(board: &Board, size: usize) -> Option<Step> {
             })
         })
     })
-}
-
-/// The row or column holding every one of `cells`, if one does.
-fn shared_line(board: &Board, cells: &[usize]) -> Option<usize> {
-    let [row, col, _] = board.geo.cell_units[cells[0]];
-    if cells.iter().all(|&c| board.geo.cell_units[c][0] == row) {
-        Some(row)
-    } else {
-        cells
-            .iter()
-            .all(|&c| board.geo.cell_units[c][1] == col)
-            .then_some(col)
-    }
 }
 
 /// The candidates of `mask` in `units`, outside `keep`.
