@@ -1,6 +1,7 @@
 //! The editable grid: an ARIA grid of rows and cells, one labelled input per cell, arrow keys to move, symbols to
 //! type, Backspace to clear; pencil marks (candidates) drawn small in empty cells, and a hint's cells and
-//! candidates highlighted. Z types digits, X (or C, where C is no symbol) types pencil marks, as in SudokuPad.
+//! candidates highlighted; cells coloured. Z types digits, X (or C, where C is no symbol) types pencil marks, V
+//! paints colours 1 to 9, as in SudokuPad.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -22,7 +23,8 @@ pub fn focus_cell(i: usize) {
 /// The grid. `givens` are the user's cells, `solution` the solved grid shown in the empty ones, `conflicts`
 /// the cells to highlight; `selected` follows focus (the digit pad writes there). `marks` are the candidates
 /// drawn in empty cells (none while the candidates view is off), `hint` the step whose cells are highlighted;
-/// while `pencil` is on, a typed symbol toggles that candidate through `toggle_mark` instead of filling the cell.
+/// while `pencil` is on, a typed symbol toggles that candidate through `toggle_mark` instead of filling the cell;
+/// while `colouring` is on, digits 1 to 9 toggle that colour of the cell in `colours` (0 and Backspace clear it).
 #[component]
 pub fn GridView(
     shape: RwSignal<BoxShape>,
@@ -34,7 +36,11 @@ pub fn GridView(
     hint: RwSignal<Option<Step>>,
     pencil: RwSignal<bool>,
     toggle_mark: Callback<(usize, u8)>,
+    colours: RwSignal<Vec<u8>>,
+    colouring: RwSignal<bool>,
 ) -> impl IntoView {
+    let paint =
+        move |i: usize, colour: u8| paint_cell(colours, shape.get_untracked().cells(), i, colour);
     let set_cell = move |i: usize, value: u8| {
         givens.update(|g| {
             if let Some(cell) = g.get_mut(i) {
@@ -92,16 +98,20 @@ pub fn GridView(
                     c
                 }
             };
+            let colour = move || colours.with(|k| k.get(i).copied().unwrap_or(0));
             let cell_class = move || {
                 let in_basis = hint.with(|h| {
                     h.as_ref()
                         .is_some_and(|s| s.basis.iter().any(|m| m.at() == i))
                 });
+                let mut class = String::from("grid-cell");
                 if in_basis {
-                    "grid-cell hint-basis"
-                } else {
-                    "grid-cell"
+                    class.push_str(" hint-basis");
                 }
+                if colour() != 0 {
+                    class.push_str(&format!(" colour-{}", colour()));
+                }
+                class
             };
             // This cell's candidates while the candidates view is on and the cell is empty.
             let cell_marks = move || {
@@ -118,6 +128,9 @@ pub fn GridView(
                         .map(|d| char::from(Symbols::Standard.write(d)).to_string())
                         .collect();
                     text.push_str(&format!(", candidates {}", listed.join(" ")));
+                }
+                if colour() != 0 {
+                    text.push_str(&format!(", colour {}", colour()));
                 }
                 text
             };
@@ -167,10 +180,26 @@ pub fn GridView(
                 if !is_symbol
                     && !ev.ctrl_key()
                     && !ev.meta_key()
-                    && (lower == "z" || lower == "x" || lower == "c")
+                    && matches!(lower.as_str(), "z" | "x" | "c" | "v")
                 {
                     ev.prevent_default();
-                    pencil.set(lower != "z");
+                    pencil.set(lower == "x" || lower == "c");
+                    colouring.set(lower == "v");
+                    return;
+                }
+                if colouring.get_untracked() {
+                    // Colours are digits 1 to 9 whatever the grid's size; 0 and Backspace clear.
+                    let colour = match key.as_str() {
+                        "Backspace" | "Delete" | "0" => Some(0),
+                        k if k.len() == 1 && (b'1'..=b'9').contains(&k.as_bytes()[0]) => {
+                            Some(k.as_bytes()[0] - b'0')
+                        }
+                        _ => None,
+                    };
+                    if let Some(colour) = colour {
+                        ev.prevent_default();
+                        paint(i, colour);
+                    }
                     return;
                 }
                 match key.as_str() {
@@ -207,7 +236,11 @@ pub fn GridView(
                 if let Some(&b) = value.as_bytes().last()
                     && let Cell::Value(v) = Symbols::Standard.read(b, n)
                 {
-                    if pencil.get_untracked() {
+                    if colouring.get_untracked() {
+                        if v <= 9 {
+                            paint(i, v);
+                        }
+                    } else if pencil.get_untracked() {
                         toggle_mark.run((i, v));
                     } else {
                         set_cell(i, v);
@@ -254,4 +287,14 @@ pub fn GridView(
             </div>
         }
     }
+}
+
+/// Toggles colour `colour` (1 to 9) of cell `i` in a grid of `cells` cells; 0 clears it.
+pub fn paint_cell(colours: RwSignal<Vec<u8>>, cells: usize, i: usize, colour: u8) {
+    colours.update(|k| {
+        k.resize(cells, 0);
+        if let Some(c) = k.get_mut(i) {
+            *c = if *c == colour { 0 } else { colour };
+        }
+    });
 }

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::sudoku::candidates::Position;
 use crate::sudoku::logic::{self, Board, Rating, Step, Technique};
 use crate::sudoku::{BoxShape, Grid};
 
@@ -16,6 +17,7 @@ struct Snapshot {
     shape: BoxShape,
     givens: Vec<u8>,
     marks: Option<Vec<u32>>,
+    colours: Vec<u8>,
 }
 
 /// A logical solution on show: where it started and its steps.
@@ -35,6 +37,10 @@ pub struct Learning {
     pub hint: RwSignal<Option<Step>>,
     /// Typing toggles pencil marks instead of filling cells.
     pub pencil: RwSignal<bool>,
+    /// Each cell's colour (0 none, 1 to 9 the palette), as a person paints them to follow chains.
+    pub colours: RwSignal<Vec<u8>>,
+    /// Typing paints colours instead of filling cells.
+    pub colouring: RwSignal<bool>,
     /// The current puzzle's grade, once known.
     pub grade: RwSignal<Option<String>>,
     path: RwSignal<Option<ShownPath>>,
@@ -47,14 +53,17 @@ impl Learning {
             marks: RwSignal::new(None),
             hint: RwSignal::new(None),
             pencil: RwSignal::new(false),
+            colours: RwSignal::new(Vec::new()),
+            colouring: RwSignal::new(false),
             grade: RwSignal::new(None),
             path: RwSignal::new(None),
         }
     }
 
-    /// Forgets the marks, the hint, the path and the grade (a new puzzle).
+    /// Forgets the marks, the colours, the hint, the path and the grade (a new puzzle).
     pub fn reset(&self) {
         self.marks.set(None);
+        self.colours.set(Vec::new());
         self.hint.set(None);
         self.path.set(None);
         self.grade.set(None);
@@ -76,6 +85,28 @@ impl Learning {
                     .to_vec(),
             )
         })
+    }
+
+    /// Keeps pencil marks read from a link or a candidate text: `mark(cell)` is an empty cell's candidates,
+    /// `None` where every candidate stays. Turns the candidates view on.
+    pub fn keep_marks(&self, cells: usize, mark: impl Fn(usize) -> Option<u32>) {
+        self.hint.set(None);
+        self.marks.set(Some(
+            (0..cells).map(|c| mark(c).unwrap_or(ALL_KEPT)).collect(),
+        ));
+    }
+
+    /// The position on show with its candidates (the pencil marks where the view is on, every candidate the
+    /// filled cells leave where it is off); `None` while values clash.
+    pub fn position(
+        &self,
+        shape: RwSignal<BoxShape>,
+        givens: RwSignal<Vec<u8>>,
+    ) -> Option<Position> {
+        let board = self
+            .marks
+            .with(|m| current_board(shape.get(), &givens.get(), m.as_ref()))?;
+        Some(Position::new(board.grid(), board.candidate_masks()))
     }
 
     /// Toggles one pencil mark (turning the candidates view on if it was off).
@@ -159,6 +190,8 @@ pub fn LearnPanel(
         marks,
         hint,
         pencil,
+        colours,
+        colouring,
         grade,
         path,
     } = learning;
@@ -172,6 +205,7 @@ pub fn LearnPanel(
             shape: shape.get(),
             givens: givens.get(),
             marks: marks.get(),
+            colours: colours.get(),
         };
         if let Some(before) = last.get_value()
             && before != now
@@ -188,6 +222,7 @@ pub fn LearnPanel(
         shape.set(s.shape);
         givens.set(s.givens);
         marks.set(s.marks);
+        colours.set(s.colours);
         solution.set(None);
         hint.set(None);
     };
@@ -195,6 +230,7 @@ pub fn LearnPanel(
         shape: shape.get_untracked(),
         givens: givens.get_untracked(),
         marks: marks.get_untracked(),
+        colours: colours.get_untracked(),
     };
     let undo = move || {
         if let Some(s) = past.try_update(|p| p.pop()).flatten() {
@@ -353,9 +389,21 @@ pub fn LearnPanel(
                         marks.set(Some(vec![ALL_KEPT; shape.get_untracked().cells()]));
                     }
                     pencil.update(|p| *p = !*p);
+                    colouring.set(false);
                 }
             >
                 "Pencil marks"
+            </button>
+            <button
+                data-testid="colours"
+                aria-pressed=move || colouring.get().to_string()
+                title="Typing 1 to 9 paints a cell's colour, 0 clears it (V); Z goes back to digits"
+                on:click=move |_| {
+                    colouring.update(|c| *c = !*c);
+                    pencil.set(false);
+                }
+            >
+                "Colours"
             </button>
             <button data-testid="hint" on:click=show_hint>"Hint"</button>
             <button data-testid="step" on:click=take_step>"Step"</button>
@@ -368,6 +416,7 @@ pub fn LearnPanel(
             </button>
         </div>
         <p class="grade" data-testid="grade">{move || grade.get()}</p>
+        <CandidateExport shape givens learning />
         {move || {
             path.with(|p| {
                 p.as_ref().map(|p| {
@@ -395,5 +444,48 @@ pub fn LearnPanel(
                 })
             })
         }}
+    }
+}
+
+/// The candidate-grid texts other tools read, of the position on show.
+#[component]
+fn CandidateExport(
+    shape: RwSignal<BoxShape>,
+    givens: RwSignal<Vec<u8>>,
+    learning: Learning,
+) -> impl IntoView {
+    let form = RwSignal::new("wiki".to_string());
+    let text = move || {
+        let Some(position) = learning.position(shape, givens) else {
+            return "Fix the clashing values first.".to_string();
+        };
+        match form.get().as_str() {
+            "wiki" => position.to_sudokuwiki().unwrap_or_else(|| {
+                "SudokuWiki's string is for 9×9 only: choose another form.".into()
+            }),
+            "cube" => position.to_cube(),
+            _ => position.to_pretty(),
+        }
+    };
+    view! {
+        <details class="export" data-testid="export">
+            <summary>"Candidates as text (SudokuWiki, HoDoKu and others read these; paste one here to load it)"</summary>
+            <label>
+                "Form "
+                <select data-testid="export-form" on:change=move |ev| form.set(event_target_value(&ev))>
+                    <option value="wiki">"SudokuWiki, 162 characters (9×9)"</option>
+                    <option value="cube">"N³ characters (729 for 9×9)"</option>
+                    <option value="pretty">"Pretty grid of candidates"</option>
+                </select>
+            </label>
+            <textarea
+                data-testid="export-text"
+                class="export-text"
+                readonly
+                rows=move || if form.get() == "pretty" { "15" } else { "3" }
+                aria-label="Candidates as text"
+                prop:value=text
+            ></textarea>
+        </details>
     }
 }

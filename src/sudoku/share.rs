@@ -67,6 +67,56 @@ pub fn decode(text: &str) -> Result<Grid, ShareError> {
     Ok(grid)
 }
 
+/// The pencil marks of a shared position, for the link's `m` parameter: each cell's candidate mask (bit
+/// `d - 1` for digit `d`) in base 32 with a fixed width of ⌈N/5⌉ characters (two for a 9×9, so 162 in all).
+/// Filled cells are written as zeros.
+pub fn encode_marks(puzzle: &Grid, marks: &[u32]) -> String {
+    let width = puzzle.side().div_ceil(5);
+    let mut text = String::with_capacity(width * marks.len());
+    for (&value, &mask) in puzzle.cells().iter().zip(marks) {
+        let mask = if value == 0 { mask } else { 0 };
+        for k in (0..width).rev() {
+            let digit = (mask >> (5 * k)) & 31;
+            text.push(char::from_digit(digit, 32).expect("below 32"));
+        }
+    }
+    text
+}
+
+/// The pencil marks of a link's `m` parameter for `puzzle`: each empty cell's candidates, `None` in filled
+/// cells; an error naming the first cell that is wrong.
+pub fn decode_marks(puzzle: &Grid, text: &str) -> Result<Vec<Option<u32>>, String> {
+    let (side, cells) = (puzzle.side(), puzzle.cells());
+    let width = side.div_ceil(5);
+    if text.len() != width * cells.len() {
+        return Err(format!(
+            "the pencil marks hold {} characters where a {side}×{side} needs {}",
+            text.len(),
+            width * cells.len()
+        ));
+    }
+    let all = (1u64 << side) - 1;
+    text.as_bytes()
+        .chunks(width)
+        .zip(cells)
+        .enumerate()
+        .map(|(c, (chunk, &value))| {
+            let mask = chunk.iter().try_fold(0u64, |m, &b| {
+                char::from(b).to_digit(32).map(|d| (m << 5) | u64::from(d))
+            });
+            match mask {
+                Some(m) if m <= all => Ok((value == 0).then_some(m as u32)),
+                _ => Err(format!(
+                    "the pencil marks of r{}c{} (`{}`) are not candidates of a {side}×{side}",
+                    c / side + 1,
+                    c % side + 1,
+                    String::from_utf8_lossy(chunk)
+                )),
+            }
+        })
+        .collect()
+}
+
 /// The common case without the file reader's machinery: a 9×9 of digits and dots whose givens do not clash
 /// (the CPU workers get every puzzle of a batch this way, and the reader's allocations per line cost more than
 /// an easy puzzle's search in wasm). Anything else, errors included, goes the general way.
@@ -111,6 +161,36 @@ mod tests {
                 assert!(text.len() < 100);
             }
         }
+    }
+
+    #[test]
+    fn pencil_marks_travel_in_links_of_every_size() {
+        for shape in ["2x2", "3x3", "4x4", "5x5"] {
+            let shape: BoxShape = shape.parse().unwrap();
+            let (puzzle, _) = generate::puzzle(shape, 7, 0.5);
+            let board = crate::sudoku::logic::Board::new(&puzzle);
+            let text = encode_marks(&puzzle, board.candidate_masks());
+            assert!(text.bytes().all(|b| b.is_ascii_alphanumeric()));
+            let back = decode_marks(&puzzle, &text).unwrap();
+            for (c, mark) in back.iter().enumerate() {
+                let expected = (puzzle.cells()[c] == 0).then(|| board.candidates(c));
+                assert_eq!(*mark, expected, "{shape} cell {c}");
+            }
+            if shape.side() == 9 {
+                assert_eq!(text.len(), 162);
+            }
+        }
+        let (puzzle, _) = generate::puzzle(BoxShape::new(2, 2).unwrap(), 7, 0.5);
+        assert!(
+            decode_marks(&puzzle, "00")
+                .unwrap_err()
+                .contains("2 characters")
+        );
+        let empty = puzzle.cells().iter().position(|&v| v == 0).unwrap();
+        let mut bad = vec![b'0'; 16];
+        bad[empty] = b'v';
+        let e = decode_marks(&puzzle, std::str::from_utf8(&bad).unwrap()).unwrap_err();
+        assert!(e.contains("(`v`) are not candidates of a 4×4"), "{e}");
     }
 
     #[test]
