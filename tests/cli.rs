@@ -627,6 +627,84 @@ fn rate_names_bad_and_ambiguous_puzzles_and_rates_the_rest() {
 }
 
 #[test]
+fn solve_rate_adds_grade_columns_to_csv_and_refuses_other_layouts() {
+    let made = forkboard(
+        &[
+            "generate", "--count", "3", "--grade", "medium", "--csv", "--seed", "4",
+        ],
+        b"",
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    // The generator's CSV (puzzle,solution,grade,score) read as input, plus a puzzle with many solutions.
+    let mut input = text(&made.stdout);
+    input.push_str(&format!("{},,,\n", ".".repeat(81)));
+    let rated = forkboard(&["solve", "--rate", "-"], input.as_bytes());
+    assert!(rated.status.success(), "{}", text(&rated.stderr));
+    let out = text(&rated.stdout);
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "quizzes,solutions,status,grade,score", "{out}");
+    let given: Vec<&str> = input.lines().skip(1).collect();
+    for (row, made) in rows[1..4].iter().zip(&given) {
+        let score = made.rsplit(',').next().unwrap();
+        assert!(
+            row.ends_with(&format!(",\"solved\",\"Medium\",{score}")),
+            "{row}"
+        );
+    }
+    assert!(
+        rows[4].ends_with(",\"not rated: more than one solution\","),
+        "{}",
+        rows[4]
+    );
+    // Sharded, the parts still make the whole, header once.
+    let path = std::env::temp_dir().join(format!("forkboard-rate-{}.csv", std::process::id()));
+    std::fs::write(&path, &input).unwrap();
+    let file = path.to_str().unwrap();
+    let parts: Vec<u8> = ["1/2", "2/2"]
+        .iter()
+        .flat_map(|k| forkboard(&["solve", "--rate", "--shard", k, file], b"").stdout)
+        .collect();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(text(&parts), out);
+    let refused = forkboard(
+        &["solve", "--rate", "-"],
+        given[0].split(',').next().unwrap().as_bytes(),
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("--rate adds grade and score columns to CSV output"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+#[test]
+fn generate_html_prints_the_same_puzzles_on_a4_sheets() {
+    let lines = forkboard(&["generate", "--count", "7", "--seed", "3"], b"");
+    let page = forkboard(&["generate", "--count", "7", "--seed", "3", "--html"], b"");
+    assert!(page.status.success(), "{}", text(&page.stderr));
+    let page = text(&page.stdout);
+    assert!(page.starts_with("<!doctype html>") && page.contains("@page { size: A4;"));
+    assert!(
+        page.contains("<h1>7 9×9 Sudoku from Forkboard (seed 3)</h1>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<figure>").count(), 14);
+    // The first puzzle's givens, row by row, as the lines output has them.
+    let first = text(&lines.stdout).lines().next().unwrap().to_string();
+    let table = &page[page.find("<table>").unwrap()..page.find("</table>").unwrap()];
+    let cells: String = table
+        .split("<td")
+        .skip(1)
+        .map(|td| match td.split('>').nth(1).unwrap().chars().next() {
+            Some('<') | None => '.',
+            Some(c) => c,
+        })
+        .collect();
+    assert_eq!(cells, first);
+}
+
+#[test]
 fn generate_refuses_an_unknown_grade_and_a_box_of_another_size() {
     let bad = forkboard(&["generate", "--grade", "fiendish"], b"");
     assert_eq!(bad.status.code(), Some(2));

@@ -18,9 +18,13 @@ use wasm_bindgen::JsCast;
 use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
-use super::{loaded, storage};
+use super::generating::GenerateBatch;
+use super::{loaded, storage, workers};
+use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
-use crate::sudoku::format::{Answer, Format, ReadOptions, Reader, Record, Writer};
+use crate::sudoku::format::{Answer, Format, GradeColumn, ReadOptions, Reader, Record, Writer};
+use crate::sudoku::learn_protocol::Rated;
+use crate::sudoku::logic::Rating;
 use crate::sudoku::symbols::Symbols;
 
 /// Puzzles per CPU slice, shared out among the workers: large enough to keep them busy, small enough for
@@ -71,6 +75,8 @@ pub fn BatchPage() -> impl IntoView {
     // The chosen file, read whole only when the job starts.
     let source = RwSignal::new_local(None::<web_sys::File>);
     let counting = RwSignal::new(false);
+    // The CSV gets each puzzle's grade (rated on the workers).
+    let grading = RwSignal::new(false);
     let preference = RwSignal::new(Preference::saved());
     let running = RwSignal::new(false);
     let cancel = RwSignal::new(false);
@@ -141,12 +147,18 @@ pub fn BatchPage() -> impl IntoView {
             .get_untracked()
             .unwrap_or_else(|| "puzzles.txt".into());
         let wanted = preference.get_untracked();
+        let graded = grading.get_untracked();
         spawn_local(async move {
             let input = match file {
                 Some(file) => Source::File(file),
                 None => Source::Text(pasted),
             };
-            let done = run(input, name, mode, wanted, progress, cancel).await;
+            let job = Job {
+                mode,
+                wanted,
+                graded,
+            };
+            let done = run(input, name, job, progress, cancel).await;
             finished.set(Some(done));
             running.set(false);
         });
@@ -199,6 +211,10 @@ pub fn BatchPage() -> impl IntoView {
                     <input type="checkbox" data-testid="count-mode" on:change=move |ev| counting.set(event_target_checked(&ev)) />
                     " Count solutions (uniqueness check)"
                 </label>
+                <label>
+                    <input type="checkbox" data-testid="grade-mode" on:change=move |ev| grading.set(event_target_checked(&ev)) />
+                    " Grade each puzzle (grade and score columns in the CSV)"
+                </label>
                 <EngineSelect preference test_id="batch-engine" />
                 <button data-testid="run" on:click=start disabled=move || running.get()>"Solve all"</button>
                 <button
@@ -212,6 +228,11 @@ pub fn BatchPage() -> impl IntoView {
                     "Cancel"
                 </button>
             </div>
+            <GenerateBatch on_made=Callback::new(move |lines: String| {
+                text.set(lines);
+                file_name.set(Some("generated.txt".into()));
+                source.set(None);
+            }) />
             <p data-testid="batch-message">{move || message.get()}</p>
             {move || {
                 let (done, share, rate) = progress.get();
@@ -398,15 +419,66 @@ async fn top_up(feed: &mut Feed, file: &web_sys::File, offset: &mut f64) -> Resu
     Ok(())
 }
 
+/// What a job is asked to do.
+#[derive(Clone, Copy)]
+struct Job {
+    mode: Mode,
+    wanted: Preference,
+    /// Grade columns in the CSV.
+    graded: bool,
+}
+
+/// The grade column of each answer of a slice: rated on the workers (on this page where none starts), only
+/// solved puzzles (the rest say why in their status).
+async fn grade_columns(chunk: &[Record], answers: &[Answer]) -> Vec<Option<GradeColumn>> {
+    let solved: Vec<(usize, &crate::sudoku::Grid)> = chunk
+        .iter()
+        .zip(answers)
+        .enumerate()
+        .filter_map(|(i, (r, a))| match (r.puzzle.as_ref(), a) {
+            (Ok(p), Answer::Solved { .. }) => Some((i, p)),
+            _ => None,
+        })
+        .collect();
+    let grids: Vec<&crate::sudoku::Grid> = solved.iter().map(|(_, g)| *g).collect();
+    let rated = match workers::rate(&grids).await {
+        Some(rated) => rated
+            .into_iter()
+            .map(|r| match r {
+                Rated::Graded { grade, score, .. } => Ok((grade.name(), score)),
+                Rated::Unrated(why) => Err(why),
+            })
+            .collect(),
+        // No worker here: rated on the page.
+        None if workers::count() == 0 => {
+            let mut solver = Solver::new();
+            grids
+                .iter()
+                .map(|g| Rating::column(g, &mut solver))
+                .collect::<Vec<_>>()
+        }
+        None => vec![Err("cancelled".to_string()); grids.len()],
+    };
+    let mut columns = vec![None; chunk.len()];
+    for ((i, _), column) in solved.into_iter().zip(rated) {
+        columns[i] = Some(column);
+    }
+    columns
+}
+
 /// Reads, answers and writes the whole job slice by slice, updating `progress` and obeying `cancel`.
 async fn run(
     source: Source,
     name: String,
-    mode: Mode,
-    wanted: Preference,
+    job: Job,
     progress: RwSignal<(u64, f64, f64)>,
     cancel: RwSignal<bool>,
 ) -> Finished {
+    let Job {
+        mode,
+        wanted,
+        graded,
+    } = job;
     let started = now_ms();
     let mut feed = Feed::default();
     let (file, size) = match source {
@@ -441,6 +513,9 @@ async fn run(
     let mut engines_used: Vec<String> = Vec::new();
     let mut out = Writer::new(Vec::new(), format, Symbols::Standard);
     let mut csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
+    if graded {
+        csv = csv.graded();
+    }
     let (out_parts, csv_parts) = (js_sys::Array::new(), js_sys::Array::new());
     let mut cancelled = false;
     loop {
@@ -478,9 +553,14 @@ async fn run(
         if !engines_used.contains(&solved.engine) {
             engines_used.push(solved.engine);
         }
+        let grades = if graded {
+            grade_columns(&chunk, &solved.answers).await
+        } else {
+            Vec::new()
+        };
         // Checking the replies ran in this task: writing gets a task of its own.
         TimeoutFuture::new(0).await;
-        for (record, answer) in chunk.iter().zip(&solved.answers) {
+        for (k, (record, answer)) in chunk.iter().zip(&solved.answers).enumerate() {
             tally.add(answer);
             if let Answer::Invalid(e) = answer
                 && invalid.len() < INVALID_SHOWN
@@ -499,7 +579,8 @@ async fn run(
             let puzzle = record.puzzle.as_ref().ok();
             // Writing to memory cannot fail.
             let _ = out.write(record.line, puzzle, answer);
-            let _ = csv.write(record.line, puzzle, answer);
+            let grade = grades.get(k).and_then(Option::as_ref);
+            let _ = csv.write_graded(record.line, puzzle, answer, grade);
         }
         // The slice's output leaves wasm memory as a Blob (the browser may keep large ones on disk).
         out_parts.push(&blob(&std::mem::take(out.get_mut())));

@@ -7,6 +7,7 @@ mod chart_view;
 mod compare_page;
 mod engine;
 mod engine_select;
+mod generating;
 mod grid_view;
 mod learn_panel;
 mod loaded;
@@ -29,6 +30,7 @@ use solve_page::SolvePage;
 #[component]
 pub fn App() -> impl IntoView {
     engine::detect();
+    browser::keep_for_offline();
     view! {
         <Router>
             <header class="top">

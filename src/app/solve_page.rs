@@ -10,14 +10,16 @@ use leptos_router::hooks::use_query_map;
 use super::browser::{now_ms, origin};
 use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
-use super::grid_view::{GridView, focus_cell};
+use super::generating::{self, GradeSelect};
+use super::grid_view::{GridView, focus_cell, paint_cell};
 use super::learn_panel::{LearnPanel, Learning, describe_rating};
 use super::storage;
 use crate::sudoku::answer::Mode;
 use crate::sudoku::format::{Answer, ReadOptions, Reader, Record};
+use crate::sudoku::generator::Request;
 use crate::sudoku::logic::{self, Rating};
 use crate::sudoku::symbols::Symbols;
-use crate::sudoku::{BoxShape, Grid, generate, share};
+use crate::sudoku::{BoxShape, Grid, candidates, generate, share};
 
 /// The sizes offered, as box shapes (rows × columns of a box).
 const SHAPES: [&str; 12] = [
@@ -46,6 +48,9 @@ pub fn SolvePage() -> impl IntoView {
     let share_link = RwSignal::new(None::<String>);
     let import_text = RwSignal::new(String::new());
     let learning = Learning::new();
+    // What was wrong with an opened link's optional parts (the puzzle still opens; solving overwrites the
+    // message, so this has a line of its own).
+    let link_note = RwSignal::new(String::new());
 
     let load = move |grid: &Grid| {
         learning.reset();
@@ -177,15 +182,81 @@ pub fn SolvePage() -> impl IntoView {
         detail.set(String::new());
     };
 
+    // A new puzzle of the grid's size and the asked grade, made on a worker.
+    let wanted_grade = RwSignal::new(None::<logic::Grade>);
+    let make_new = move |_| {
+        let request = Request {
+            shape: shape.get_untracked(),
+            grade: wanted_grade.get_untracked(),
+            symmetric: true,
+        };
+        let n = request.shape.side();
+        let kind = request.grade.map_or(String::new(), |g| format!(" {g}"));
+        busy.set(true);
+        message.set(format!("Making a new{kind} {n}×{n} puzzle…"));
+        detail.set(String::new());
+        let started = now_ms();
+        spawn_local(async move {
+            let made =
+                generating::make(request, started as u64, 1, std::rc::Rc::new(|_, _| {})).await;
+            busy.set(false);
+            match made.map(|m| m.into_iter().next().flatten()) {
+                Ok(Some(made)) => {
+                    load(&made.puzzle);
+                    learning.grade.set(Some(format!(
+                        "Grade: {} (score {}).",
+                        made.grade, made.score
+                    )));
+                    message.set(format!(
+                        "A new{kind} {n}×{n} puzzle with one solution, made in {:.0} ms.",
+                        now_ms() - started
+                    ));
+                }
+                Ok(None) => message.set(format!(
+                    "No{kind} {n}×{n} puzzle came out of {} grids: try again, or another grade.",
+                    generating::ATTEMPTS
+                )),
+                Err(why) => {
+                    message.set(format!("No new puzzle: {why}. The grid is as you left it."))
+                }
+            }
+        });
+    };
+
     let make_share = move |_| {
         if let Some(grid) = current(shape.get_untracked(), &givens.get_untracked()) {
-            share_link.set(Some(format!("{}/?p={}", origin(), share::encode(&grid))));
+            let mut link = format!("{}/?p={}", origin(), share::encode(&grid));
+            // With the candidates view on, the link carries the pencil marks too.
+            if learning.marks.with_untracked(Option::is_some)
+                && let Some(position) = learning.position(shape, givens)
+            {
+                link.push_str("&m=");
+                link.push_str(&share::encode_marks(&grid, &position.marks));
+            }
+            share_link.set(Some(link));
         }
+    };
+
+    // A candidate text (SudokuWiki's, the N³ form, a pretty candidate grid) loads with its marks; anything
+    // else goes to the puzzle reader.
+    let open = move |text: &str| match candidates::read(text, shape.get_untracked()) {
+        Some(Ok(position)) => {
+            load(&position.grid);
+            learning.keep_marks(position.marks.len(), |c| {
+                (position.grid.cells()[c] == 0).then_some(position.marks[c])
+            });
+            message.set(format!(
+                "Loaded a {n}×{n} position with its candidates.",
+                n = position.grid.side()
+            ));
+        }
+        Some(Err(e)) => message.set(format!("That text is not a candidate grid: {e}.")),
+        None => open_text(text, load, message),
     };
 
     let import = move |_| {
         let text = import_text.get_untracked();
-        open_text(&text, load, message);
+        open(&text);
     };
 
     // A puzzle pasted anywhere on the page (outside the import box) replaces the grid.
@@ -199,7 +270,7 @@ pub fn SolvePage() -> impl IntoView {
             .is_some_and(|e| e.id() == "import-text");
         if !in_import && text.trim().len() >= 16 {
             ev.prevent_default();
-            open_text(&text, load, message);
+            open(&text);
         }
     });
     on_cleanup(move || paste.remove());
@@ -210,7 +281,23 @@ pub fn SolvePage() -> impl IntoView {
         match share::decode(&p) {
             Ok(grid) => {
                 load(&grid);
-                run(Mode::Count(2));
+                // A link with pencil marks is a position to work on: it opens unsolved. Without, it opens
+                // solved and counted.
+                let marks = query.get("m").map(|m| share::decode_marks(&grid, &m));
+                match marks {
+                    Some(Ok(marks)) => {
+                        learning.keep_marks(marks.len(), |c| marks[c]);
+                        message.set(
+                            "A shared position with its pencil marks: Hint shows the next step."
+                                .into(),
+                        );
+                    }
+                    Some(Err(e)) => {
+                        link_note.set(format!("The link's pencil marks are left out: {e}."));
+                        run(Mode::Count(2));
+                    }
+                    None => run(Mode::Count(2)),
+                }
                 // A shared 9×9 (or smaller) opens with its grade; larger ones are graded on request.
                 if grid.side() <= 9 {
                     let path = logic::solve(&grid, Symbols::Standard);
@@ -285,6 +372,8 @@ pub fn SolvePage() -> impl IntoView {
                 hint=learning.hint
                 pencil=learning.pencil
                 toggle_mark=Callback::new(move |(i, d)| learning.toggle(shape, givens, i, d))
+                colours=learning.colours
+                colouring=learning.colouring
             />
             <div class="pad" aria-label="Digit pad">
                 {move || {
@@ -297,7 +386,11 @@ pub fn SolvePage() -> impl IntoView {
                                     class="pad-key"
                                     on:click=move |_| {
                                         let i = selected.get_untracked();
-                                        if learning.pencil.get_untracked() {
+                                        if learning.colouring.get_untracked() {
+                                            if v <= 9 {
+                                                paint_cell(learning.colours, shape.get_untracked().cells(), i, v);
+                                            }
+                                        } else if learning.pencil.get_untracked() {
                                             learning.toggle(shape, givens, i, v);
                                         } else {
                                             givens.update(|g| if let Some(c) = g.get_mut(i) { *c = v });
@@ -327,11 +420,18 @@ pub fn SolvePage() -> impl IntoView {
                 <button data-testid="check" on:click=check>"Check"</button>
                 <button data-testid="clear" on:click=clear>"Clear"</button>
                 <button data-testid="example" on:click=example>"Example"</button>
+                <span class="generate" role="group" aria-label="Generate">
+                    <GradeSelect grade=wanted_grade test_id="solve-generate-grade" />
+                    <button data-testid="solve-generate" on:click=make_new disabled=move || busy.get()>
+                        "Generate"
+                    </button>
+                </span>
                 <button data-testid="share" on:click=make_share>"Share"</button>
             </div>
             <LearnPanel shape givens solution message learning />
             <p class="message" role="status" aria-live="polite" data-testid="message">{move || message.get()}</p>
             <p class="detail" data-testid="detail">{move || detail.get()}</p>
+            <p class="detail" data-testid="link-note">{move || link_note.get()}</p>
             {move || {
                 share_link
                     .get()
@@ -370,7 +470,7 @@ pub fn SolvePage() -> impl IntoView {
                     id="import-text"
                     data-testid="import-text"
                     rows="6"
-                    placeholder="One line of 81 symbols, a block of 9 lines, or a pretty grid"
+                    placeholder="One line of 81 symbols, a block of 9 lines, a pretty grid, or candidates (SudokuWiki's 162 characters, 729 characters, a pretty candidate grid)"
                     on:input=move |ev| import_text.set(event_target_value(&ev))
                 ></textarea>
                 <button data-testid="import" on:click=import>"Load"</button>

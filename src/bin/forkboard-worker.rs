@@ -1,11 +1,12 @@
-//! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`) and N-Queens requests
+//! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`), the learning tools'
+//! requests (`sudoku::learn_protocol`: making and rating puzzles) and N-Queens requests
 //! (`queens::worker_protocol`).
 //! Each worker is its own wasm instance; the page starts one per core.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use forkboard::queens;
-    use forkboard::sudoku::{Solver, worker_protocol};
+    use forkboard::sudoku::{Solver, learn_protocol, worker_protocol};
     use std::cell::RefCell;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::Closure;
@@ -26,6 +27,8 @@ fn main() {
             }
             let reply = if queens::worker_protocol::is_queens(&request) {
                 queens::worker_protocol::serve(&request)
+            } else if learn_protocol::is_learning(&request) {
+                learn_protocol::serve(&request, &mut solver.borrow_mut())
             } else {
                 worker_protocol::serve(&request, &mut solver.borrow_mut())
             };

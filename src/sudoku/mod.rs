@@ -3,12 +3,15 @@
 
 pub mod answer;
 pub mod bands;
+pub mod candidates;
 pub mod format;
 pub mod generate;
 pub mod generator;
 pub mod grid;
+pub mod learn_protocol;
 pub mod logic;
 mod nine;
+pub mod print;
 pub mod rng;
 pub mod shape;
 pub mod share;

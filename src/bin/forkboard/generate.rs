@@ -1,5 +1,5 @@
 //! `forkboard generate`: new puzzles with one solution each, on every core, one per line (or CSV with their
-//! solutions and grades), the same ones for the same seed.
+//! solutions and grades, or a printable HTML page), the same ones for the same seed.
 
 use std::io::{self, BufWriter, Write};
 use std::time::Instant;
@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use forkboard::sudoku::BoxShape;
 use forkboard::sudoku::generator::{self, Made, Request};
 use forkboard::sudoku::logic::Grade;
+use forkboard::sudoku::print::{self, Printed};
 use forkboard::sudoku::rng::SplitMix;
 
 use crate::GenerateArgs;
@@ -65,6 +66,8 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     let mut grades = [0u64; Grade::ALL.len()];
     let (mut made_count, mut missed, mut attempts) = (0u64, 0u64, 0u64);
     // Each puzzle has its own seed, so the output does not depend on the threads.
+    // For --html, every puzzle is kept until the page is written.
+    let mut kept: Vec<Made> = Vec::new();
     let mut seeds = SplitMix(args.seed);
     let all: Vec<u64> = (0..args.count).map(|_| seeds.next_u64()).collect();
     for chunk in all.chunks(CHUNK as usize) {
@@ -81,7 +84,9 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
             attempts += u64::from(m.attempts);
             grades[m.rating.grade as usize] += 1;
             let line = m.puzzle.to_line(symbols);
-            if args.csv {
+            if args.html {
+                kept.push(m);
+            } else if args.csv {
                 let solution = m.solution.to_line(symbols);
                 writeln!(
                     out,
@@ -93,6 +98,24 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
                 writeln!(out, "{line}").map_err(write_error)?;
             }
         }
+    }
+    if args.html {
+        let printed: Vec<Printed> = kept
+            .iter()
+            .map(|m| Printed {
+                puzzle: &m.puzzle,
+                solution: &m.solution,
+                caption: format!("{} (score {})", m.rating.grade, m.rating.score),
+            })
+            .collect();
+        let n = shape.side();
+        let title = format!(
+            "{} {n}×{n} Sudoku from Forkboard (seed {})",
+            kept.len(),
+            args.seed
+        );
+        out.write_all(print::html(&title, &printed).as_bytes())
+            .map_err(write_error)?;
     }
     out.flush().map_err(write_error)?;
     let seconds = started.elapsed().as_secs_f64();

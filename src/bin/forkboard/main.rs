@@ -118,6 +118,10 @@ struct SolveArgs {
     /// boundary. The M outputs concatenated in order are the whole output, byte for byte.
     #[arg(long, value_name = "K/M", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// Add `grade` and `score` columns to CSV output: each puzzle with one solution rated by the logical solver
+    /// (as `forkboard rate` does); CSV input only.
+    #[arg(long)]
+    rate: bool,
     /// Fault injection for tests: destroy the GPU device after K submissions (the run must finish on the CPU).
     #[arg(long, value_name = "K", hide = true)]
     lose_gpu_after: Option<u64>,
@@ -246,8 +250,12 @@ struct GenerateArgs {
     #[arg(long, default_value_t = 500)]
     attempts: u32,
     /// Write `puzzle,solution,grade,score` lines under a header instead of puzzles alone.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     csv: bool,
+    /// Write one printable HTML page instead: several puzzles per A4 sheet with their grades, the solutions on
+    /// the sheets after them.
+    #[arg(long)]
+    html: bool,
     /// The symbols: `standard` (1-9 then A, B, …) or `hex` (0-F for 16×16).
     #[arg(long, default_value = "standard")]
     symbols: Symbols,

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use forkboard::sudoku::answer::{Mode, Tally};
+use forkboard::sudoku::format::Format;
 
 use crate::SolveArgs;
 use crate::engine::Engines;
@@ -67,6 +68,13 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
             return Err("--shard needs a file to cut (its size), not standard input".into());
         }
     };
+    if args.rate && splitter.format() != Format::Csv {
+        return Err(format!(
+            "--rate adds grade and score columns to CSV output, and the output follows the input's layout: \
+             this input is in the {} layout (`forkboard rate` grades puzzles of any layout)",
+            splitter.format()
+        ));
+    }
     let out_path = output_path(&args)?;
     let sink: Box<dyn Write + Send> = match &out_path {
         Some(path) => Box::new(
@@ -84,6 +92,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         format: splitter.format(),
         symbols: args.input.symbols,
         chunk,
+        rate: args.rate,
         opens,
         progress: &progress,
         read: &read,

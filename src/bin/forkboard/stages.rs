@@ -16,7 +16,10 @@ use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
     Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
 };
+use forkboard::sudoku::logic::Rating;
+use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
 use forkboard::sudoku::symbols::Symbols;
+use forkboard::sudoku::with_thread_solver;
 
 use crate::engine::Engines;
 
@@ -127,6 +130,8 @@ pub struct Stages<'a> {
     pub symbols: Symbols,
     /// `--chunk`, when given.
     pub chunk: Option<usize>,
+    /// `--rate`: the CSV output gets each puzzle's grade and score.
+    pub rate: bool,
     /// The output starts here (false for a shard after the file's first puzzle: no CSV header, and the
     /// separator before its first record stays).
     pub opens: bool,
@@ -327,10 +332,23 @@ impl Stages<'_> {
     /// Answers formatted as a part of the output.
     fn format_part(&self, records: &[Record], answers: &[Answer]) -> Formatted {
         let mut writer = Writer::continuing(Vec::new(), self.format, self.symbols);
+        if self.rate {
+            writer = writer.graded();
+        }
         let mut tally = Tally::default();
         for (record, answer) in records.iter().zip(answers) {
+            let puzzle = record.puzzle.as_ref().ok();
+            // Only a solved puzzle can be unique; the rest say why in their status.
+            let grade = match (self.rate, puzzle, answer) {
+                (true, Some(p), Answer::Solved { .. }) => {
+                    Some(with_thread_solver(DEFAULT_MAX_GUESSES, |solver| {
+                        Rating::column(p, solver)
+                    }))
+                }
+                _ => None,
+            };
             writer
-                .write(record.line, record.puzzle.as_ref().ok(), answer)
+                .write_graded(record.line, puzzle, answer, grade.as_ref())
                 .expect("writing to memory does not fail");
             tally.add(answer);
         }
@@ -357,7 +375,7 @@ impl Stages<'_> {
                     // A part without records writes nothing (not even a CSV header).
                     let pieces = match (tally.puzzles, part.tally.puzzles) {
                         (_, 0) => [&b""[..], b""],
-                        (0, _) if self.opens => opening(self.format, &part.bytes),
+                        (0, _) if self.opens => opening(self.format, self.rate, &part.bytes),
                         _ => [&part.bytes[..], b""],
                     };
                     for bytes in pieces {

@@ -22,7 +22,7 @@ use super::symbols::Symbols;
 pub use detect::detect;
 pub use read::Reader;
 pub use split::{Piece, Splitter};
-pub use write::{Answer, Writer, opening};
+pub use write::{Answer, GradeColumn, Writer, opening};
 
 /// The layout of a puzzle file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

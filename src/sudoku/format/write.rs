@@ -9,6 +9,9 @@
 //! | grid | a pretty grid, blank line between puzzles | a `# solutions: 2+` line above it | `# line L: reason` |
 //! | csv | `puzzle,solution,status` rows under a header | status `unique`, `2+ solutions` | empty solution, status says why |
 //!
+//! A graded CSV ([`Writer::graded`]) has two more columns, `grade,score`: the puzzle's grade from the logical
+//! solver, or why it has none (`not rated: more than one solution`) with an empty score.
+//!
 //! A count written `2+` means the count stopped at the limit asked for. Comment lines are skipped when a file is
 //! read back, so an output file is itself a valid input.
 
@@ -77,12 +80,19 @@ impl Answer {
 
 /// The first line of a CSV output.
 const CSV_HEADER: &[u8] = b"quizzes,solutions,status\n";
+/// The first line of a graded CSV output.
+const GRADED_CSV_HEADER: &[u8] = b"quizzes,solutions,status,grade,score\n";
+
+/// A puzzle's grade for a graded CSV: its name and score, or why it has none.
+pub type GradeColumn = Result<(&'static str, u32), String>;
 
 /// A part written by [`Writer::continuing`] as the start of an output: what the output opens with (the CSV
-/// header), then the part without the separator it puts before its first record (blocks and grids), in that
-/// order. Together they are what [`Writer::new`] writes for the same records.
-pub fn opening(format: Format, part: &[u8]) -> [&[u8]; 2] {
+/// header, with the grade columns when `graded`), then the part without the separator it puts before its first
+/// record (blocks and grids), in that order. Together they are what [`Writer::new`] writes for the same
+/// records.
+pub fn opening(format: Format, graded: bool, part: &[u8]) -> [&[u8]; 2] {
     match format {
+        Format::Csv if graded => [GRADED_CSV_HEADER, part],
         Format::Csv => [CSV_HEADER, part],
         Format::Line => [b"", part],
         Format::Block | Format::Grid => [b"", part.strip_prefix(b"\n").unwrap_or(part)],
@@ -95,6 +105,7 @@ pub struct Writer<W> {
     format: Format,
     symbols: Symbols,
     written: usize,
+    graded: bool,
 }
 
 impl<W: Write> Writer<W> {
@@ -105,6 +116,7 @@ impl<W: Write> Writer<W> {
             format,
             symbols,
             written: 0,
+            graded: false,
         }
     }
 
@@ -117,16 +129,39 @@ impl<W: Write> Writer<W> {
             format,
             symbols,
             written: 1,
+            graded: false,
         }
+    }
+
+    /// The same writer with the grade columns in CSV output (other layouts have no place for them).
+    pub fn graded(mut self) -> Self {
+        self.graded = self.format == Format::Csv;
+        self
     }
 
     /// Writes the answer for the puzzle read at `line` (`puzzle` is what was read, if anything).
     pub fn write(&mut self, line: usize, puzzle: Option<&Grid>, answer: &Answer) -> io::Result<()> {
+        self.write_graded(line, puzzle, answer, None)
+    }
+
+    /// [`Writer::write`] with the puzzle's grade, written where the writer is [`Writer::graded`] (`None`
+    /// there: an empty grade).
+    pub fn write_graded(
+        &mut self,
+        line: usize,
+        puzzle: Option<&Grid>,
+        answer: &Answer,
+        grade: Option<&GradeColumn>,
+    ) -> io::Result<()> {
         let first = self.written == 0;
         self.written += 1;
         if self.format == Format::Csv {
             if first {
-                self.out.write_all(CSV_HEADER)?;
+                self.out.write_all(if self.graded {
+                    GRADED_CSV_HEADER
+                } else {
+                    CSV_HEADER
+                })?;
             }
             let puzzle = puzzle.map(|p| p.to_line(self.symbols)).unwrap_or_default();
             let solution = match answer {
@@ -135,7 +170,19 @@ impl<W: Write> Writer<W> {
             };
             // Statuses may hold commas (error messages): quote them.
             let status = answer.status().replace('"', "'");
-            return writeln!(self.out, "{puzzle},{solution},\"{status}\"");
+            if !self.graded {
+                return writeln!(self.out, "{puzzle},{solution},\"{status}\"");
+            }
+            let (grade, score) = match grade {
+                Some(Ok((name, score))) => (name.to_string(), score.to_string()),
+                Some(Err(why)) => (format!("not rated: {why}"), String::new()),
+                None => (String::new(), String::new()),
+            };
+            return writeln!(
+                self.out,
+                "{puzzle},{solution},\"{status}\",\"{}\",{score}",
+                grade.replace('"', "'")
+            );
         }
         let multi_line = self.format != Format::Line;
         if multi_line && !first {
@@ -290,7 +337,7 @@ mod tests {
             };
             for cut in 1..3 {
                 let first = part(0, cut);
-                let parts = [opening(format, &first).concat(), part(cut, 3)].concat();
+                let parts = [opening(format, false, &first).concat(), part(cut, 3)].concat();
                 assert_eq!(parts, whole, "{format} cut after {cut}");
             }
         }

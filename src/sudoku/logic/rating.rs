@@ -1,6 +1,10 @@
 //! A puzzle's grade from its logical path: the hardest technique it needs, raised a grade for every threshold its
 //! score passes (a long path of medium steps is harder than a short one).
 
+use super::super::format::GradeColumn;
+use super::super::grid::Grid;
+use super::super::solver::Solver;
+use super::super::symbols::Symbols;
 use super::technique::{Grade, Technique};
 use super::{End, Path};
 
@@ -18,6 +22,24 @@ pub struct Rating {
 }
 
 impl Rating {
+    /// A puzzle's rating when it has exactly one solution (a grade of a puzzle with several or none would say
+    /// nothing); otherwise why not. `solver` counts the solutions.
+    pub fn of_unique(puzzle: &Grid, solver: &mut Solver) -> Result<Self, String> {
+        let counted = solver.solve(puzzle, 2);
+        match counted.count {
+            _ if counted.gave_up => Err("the search gave up before it could tell".into()),
+            0 => Err("no solution".into()),
+            1 => Self::of(&super::solve(puzzle, Symbols::Standard))
+                .ok_or_else(|| "no logical path".to_string()),
+            _ => Err("more than one solution".into()),
+        }
+    }
+
+    /// A graded CSV's columns for a puzzle (see [`Rating::of_unique`]).
+    pub fn column(puzzle: &Grid, solver: &mut Solver) -> GradeColumn {
+        Self::of_unique(puzzle, solver).map(|r| (r.grade.name(), r.score))
+    }
+
     /// The rating of a path that ended solved; `None` when the position has no solution.
     pub fn of(path: &Path) -> Option<Self> {
         if path.end != End::Solved {

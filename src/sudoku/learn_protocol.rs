@@ -1,0 +1,266 @@
+//! The text protocol for the learning work the page hands its CPU workers: making puzzles and rating them,
+//! which can take seconds (a 16×16 puzzle, a hard rating) and so never runs on the page's thread.
+//!
+//! Requests start with `learn`:
+//! - `learn generate SHAPE GRADE SYMMETRIC SEED COUNT ATTEMPTS` (GRADE `any` or a grade's name with dashes,
+//!   SYMMETRIC `0`/`1`): COUNT puzzles, each from its own seed drawn from SEED. Reply: one line per puzzle,
+//!   `P<TAB>PUZZLE<TAB>SOLUTION<TAB>GRADE<TAB>SCORE` (share texts), or `X` where no puzzle reached the grade.
+//! - `learn rate`, then one share text per line. Reply: one line per puzzle, `R<TAB>GRADE<TAB>SCORE<TAB>HARDEST`,
+//!   or `E<TAB>why` (unreadable, no solution, several solutions).
+
+use std::fmt::Write as _;
+
+use super::generator::{self, Request};
+use super::grid::Grid;
+use super::logic::{Grade, Rating, Technique};
+use super::rng::SplitMix;
+use super::share;
+use super::solver::Solver;
+
+/// The first word of every learning request.
+const HEAD: &str = "learn";
+
+/// True for a request of this protocol.
+pub fn is_learning(request: &str) -> bool {
+    request.split_whitespace().next() == Some(HEAD)
+}
+
+/// A puzzle made by a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MadePuzzle {
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// Its grade.
+    pub grade: Grade,
+    /// Its score.
+    pub score: u32,
+}
+
+/// What a rating request says about one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rated {
+    /// Its grade, score and hardest technique.
+    Graded {
+        /// The grade.
+        grade: Grade,
+        /// The score.
+        score: u32,
+        /// The hardest technique's name (`none` for a puzzle the givens already fill).
+        hardest: String,
+    },
+    /// Not rated, and why.
+    Unrated(String),
+}
+
+/// The request for `count` puzzles of `request`'s kind.
+pub fn generate_request(request: &Request, seed: u64, count: usize, attempts: u32) -> String {
+    let grade = request
+        .grade
+        .map_or("any".to_string(), |g| g.name().replace(' ', "-"));
+    format!(
+        "{HEAD} generate {} {grade} {} {seed} {count} {attempts}",
+        request.shape,
+        u8::from(request.symmetric)
+    )
+}
+
+/// The request to rate `puzzles`.
+pub fn rate_request(puzzles: &[&Grid]) -> String {
+    let mut text = format!("{HEAD} rate");
+    for p in puzzles {
+        text.push('\n');
+        text.push_str(&share::encode(p));
+    }
+    text
+}
+
+/// Answers a request (the worker's side).
+pub fn serve(request: &str, solver: &mut Solver) -> String {
+    let mut lines = request.lines();
+    let head: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    match head.as_slice() {
+        [
+            HEAD,
+            "generate",
+            shape,
+            grade,
+            symmetric,
+            seed,
+            count,
+            attempts,
+        ] => serve_generate([shape, grade, symmetric, seed, count, attempts])
+            .unwrap_or_else(|why| format!("E\t{why}")),
+        [HEAD, "rate"] => lines
+            .map(|line| rate_line(line, solver))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => "E\tnot a learning request".to_string(),
+    }
+}
+
+fn serve_generate(fields: [&&str; 6]) -> Result<String, String> {
+    let [shape, grade, symmetric, seed, count, attempts] = fields;
+    let shape = shape.parse().map_err(|e| format!("{e}"))?;
+    let grade = match *grade {
+        "any" => None,
+        g => Some(Grade::parse(g).ok_or_else(|| format!("unknown grade `{g}`"))?),
+    };
+    let number = |text: &str| {
+        text.parse::<u64>()
+            .map_err(|_| format!("`{text}` is no number"))
+    };
+    let request = Request {
+        shape,
+        grade,
+        symmetric: *symmetric == "1",
+    };
+    let (seed, count, attempts) = (number(seed)?, number(count)?, number(attempts)?);
+    let mut seeds = SplitMix(seed);
+    let mut reply = String::new();
+    for i in 0..count {
+        if i > 0 {
+            reply.push('\n');
+        }
+        match generator::make(&request, seeds.next_u64(), attempts as u32) {
+            Some(made) => {
+                let _ = write!(
+                    reply,
+                    "P\t{}\t{}\t{}\t{}",
+                    share::encode(&made.puzzle),
+                    share::encode(&made.solution),
+                    made.rating.grade.name().replace(' ', "-"),
+                    made.rating.score
+                );
+            }
+            None => reply.push('X'),
+        }
+    }
+    Ok(reply)
+}
+
+/// Rates one share text: the puzzle must have exactly one solution.
+fn rate_line(line: &str, solver: &mut Solver) -> String {
+    let puzzle = match share::decode(line) {
+        Ok(p) => p,
+        Err(e) => return format!("E\t{e}"),
+    };
+    match Rating::of_unique(&puzzle, solver) {
+        Ok(r) => format!(
+            "R\t{}\t{}\t{}",
+            r.grade.name().replace(' ', "-"),
+            r.score,
+            r.hardest.map_or("none", Technique::name)
+        ),
+        Err(why) => format!("E\t{why}"),
+    }
+}
+
+/// Reads a generate reply back: one entry per puzzle asked (`None` where none reached the grade); an error when
+/// the reply does not parse.
+pub fn read_generated(reply: &str) -> Result<Vec<Option<MadePuzzle>>, String> {
+    reply
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            match fields.as_slice() {
+                ["X"] => Ok(None),
+                ["P", puzzle, solution, grade, score] => Ok(Some(MadePuzzle {
+                    puzzle: share::decode(puzzle).map_err(|e| e.to_string())?,
+                    solution: share::decode(solution).map_err(|e| e.to_string())?,
+                    grade: Grade::parse(grade).ok_or("an unknown grade")?,
+                    score: score.parse().map_err(|_| "a bad score")?,
+                })),
+                ["E", why] => Err(why.to_string()),
+                _ => Err(format!("a reply line that does not parse: {line}")),
+            }
+        })
+        .collect()
+}
+
+/// Reads a rate reply back, one entry per puzzle sent (missing lines are unrated).
+pub fn read_rated(reply: &str, sent: usize) -> Vec<Rated> {
+    let mut lines = reply.lines();
+    (0..sent)
+        .map(|_| {
+            let fields: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+            match fields.as_slice() {
+                ["R", grade, score, hardest] => match (Grade::parse(grade), score.parse()) {
+                    (Some(grade), Ok(score)) => Rated::Graded {
+                        grade,
+                        score,
+                        hardest: hardest.to_string(),
+                    },
+                    _ => Rated::Unrated("a reply that does not parse".into()),
+                },
+                ["E", why] => Rated::Unrated(why.to_string()),
+                _ => Rated::Unrated("no reply".into()),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::BoxShape;
+    use crate::sudoku::logic;
+    use crate::sudoku::symbols::Symbols;
+
+    #[test]
+    fn generated_puzzles_come_back_unique_and_of_the_asked_grade() {
+        let request = Request {
+            shape: BoxShape::for_side(9).unwrap(),
+            grade: Some(Grade::Medium),
+            symmetric: true,
+        };
+        let text = generate_request(&request, 11, 3, 200);
+        assert!(is_learning(&text));
+        let reply = serve(&text, &mut Solver::new());
+        let made = read_generated(&reply).unwrap();
+        assert_eq!(made.len(), 3);
+        let mut solver = Solver::new();
+        for m in made.into_iter().map(Option::unwrap) {
+            assert_eq!(m.grade, Grade::Medium);
+            let out = solver.solve(&m.puzzle, 2);
+            assert_eq!((out.count, out.solution), (1, Some(m.solution.clone())));
+        }
+        // The same seed, the same puzzles.
+        assert_eq!(serve(&text, &mut Solver::new()), reply);
+    }
+
+    #[test]
+    fn ratings_come_back_for_unique_puzzles_and_reasons_for_the_rest() {
+        let shape = BoxShape::for_side(9).unwrap();
+        let (unique, _) = crate::sudoku::generate::puzzle(shape, 4, 0.55);
+        let open = Grid::empty(shape);
+        let text = format!("{}\n3x3-11", rate_request(&[&unique, &open]));
+        let rated = read_rated(&serve(&text, &mut Solver::new()), 4);
+        let expected = Rating::of(&logic::solve(&unique, Symbols::Standard)).unwrap();
+        assert_eq!(
+            rated[0],
+            Rated::Graded {
+                grade: expected.grade,
+                score: expected.score,
+                hardest: expected.hardest.map_or("none", Technique::name).into()
+            }
+        );
+        assert_eq!(rated[1], Rated::Unrated("more than one solution".into()));
+        assert!(matches!(&rated[2], Rated::Unrated(why) if why.contains("puzzle is wrong")));
+        assert_eq!(rated[3], Rated::Unrated("no reply".into()));
+    }
+
+    #[test]
+    fn bad_requests_say_so() {
+        let reply = serve("learn generate 3y3 any 0 1 1 1", &mut Solver::new());
+        assert!(read_generated(&reply).is_err());
+        let reply = serve("learn generate 3x3 silly 0 1 1 1", &mut Solver::new());
+        assert_eq!(read_generated(&reply), Err("unknown grade `silly`".into()));
+        assert!(!is_learning("2 0\n3x3-1"));
+    }
+}
