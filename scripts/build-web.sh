@@ -6,3 +6,5 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 trunk build --release --offline
 # The Content-Security-Policy, pinned to this build's one inline loader script.
 node scripts/csp.mjs dist/index.html
+# The service worker that keeps this build for offline use (after the policy: index.html is final).
+node scripts/sw.mjs dist
