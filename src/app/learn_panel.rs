@@ -105,7 +105,7 @@ impl Learning {
     ) -> Option<Position> {
         let board = self
             .marks
-            .with(|m| current_board(shape.get(), &givens.get(), m.as_ref()))?;
+            .with(|m| current_board(shape.get(), &givens.get(), m.as_ref(), false))?;
         Some(Position::new(board.grid(), board.candidate_masks()))
     }
 
@@ -139,15 +139,26 @@ impl Learning {
     }
 }
 
-/// The board a person is looking at: the grid, and the pencil marks when the candidates view is on.
-fn current_board(shape: BoxShape, givens: &[u8], marks: Option<&Vec<u32>>) -> Option<Board> {
+/// The board a person is looking at: the grid, and the pencil marks when the candidates view is on. With
+/// `check_unique`, a position with exactly one solution may use the uniqueness techniques.
+fn current_board(
+    shape: BoxShape,
+    givens: &[u8],
+    marks: Option<&Vec<u32>>,
+    check_unique: bool,
+) -> Option<Board> {
     let grid = Grid::new(shape, givens)?;
     if !grid.conflicts().is_empty() {
         return None;
     }
-    Some(match marks {
+    let board = match marks {
         Some(keep) => Board::with_candidates(&grid, keep),
         None => Board::new(&grid),
+    };
+    Some(if check_unique && logic::has_one_solution(&grid) {
+        board.assuming_unique()
+    } else {
+        board
     })
 }
 
@@ -274,7 +285,12 @@ pub fn LearnPanel(
 
     let board_now = move || {
         let board = marks.with_untracked(|m| {
-            current_board(shape.get_untracked(), &givens.get_untracked(), m.as_ref())
+            current_board(
+                shape.get_untracked(),
+                &givens.get_untracked(),
+                m.as_ref(),
+                true,
+            )
         });
         if board.is_none() {
             message.set(

@@ -300,7 +300,11 @@ pub fn SolvePage() -> impl IntoView {
                 }
                 // A shared 9×9 (or smaller) opens with its grade; larger ones are graded on request.
                 if grid.side() <= 9 {
-                    let path = logic::solve(&grid, Symbols::Standard);
+                    let path = if logic::has_one_solution(&grid) {
+                        logic::solve_unique(&grid, Symbols::Standard)
+                    } else {
+                        logic::solve(&grid, Symbols::Standard)
+                    };
                     if let Some(rating) = Rating::of(&path) {
                         learning
                             .grade

@@ -106,7 +106,8 @@ fn dig(request: &Request, rng: &mut SplitMix) -> (Vec<u8>, Grid, Vec<Vec<usize>>
 /// The rating of a puzzle's logical solution.
 fn rate(shape: BoxShape, cells: &[u8]) -> Rating {
     let grid = Grid::new(shape, cells).expect("cells of the shape");
-    Rating::of(&logic::solve(&grid, Symbols::Standard)).expect("a unique puzzle has a logical path")
+    Rating::of(&logic::solve_unique(&grid, Symbols::Standard))
+        .expect("a unique puzzle has a logical path")
 }
 
 /// Makes one puzzle from `seed`, trying up to `max_attempts` full grids for the asked grade; `None` when none

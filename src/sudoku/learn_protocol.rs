@@ -241,7 +241,7 @@ mod tests {
         let open = Grid::empty(shape);
         let text = format!("{}\n3x3-11", rate_request(&[&unique, &open]));
         let rated = read_rated(&serve(&text, &mut Solver::new()), 4);
-        let expected = Rating::of(&logic::solve(&unique, Symbols::Standard)).unwrap();
+        let expected = Rating::of(&logic::solve_unique(&unique, Symbols::Standard)).unwrap();
         assert_eq!(
             rated[0],
             Rated::Graded {

@@ -42,7 +42,7 @@ fn rate(record: &Record, symbols: Symbols, explain: bool, check: bool) -> Verdic
     if counted.count != 1 {
         return Verdict::Solutions(counted.count);
     }
-    let path = logic::solve(puzzle, symbols);
+    let path = logic::solve_unique(puzzle, symbols);
     if check {
         let solution = counted.solution.as_ref().expect("one solution was found");
         if let Some(why) = disagreement(&path, solution) {

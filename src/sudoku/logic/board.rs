@@ -125,6 +125,8 @@ pub struct Board {
     values: Vec<u8>,
     candidates: Vec<u32>,
     symbols: Symbols,
+    /// The puzzle is known to have one solution, so the uniqueness techniques may be used.
+    unique: bool,
 }
 
 impl Board {
@@ -138,6 +140,7 @@ impl Board {
             candidates: vec![all; shape.cells()],
             geo,
             symbols: Symbols::Standard,
+            unique: false,
         };
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -155,6 +158,18 @@ impl Board {
             *c &= mask;
         }
         board
+    }
+
+    /// The same board, known to have exactly one solution: the uniqueness techniques (unique rectangles, BUG+1)
+    /// rest on it, and would be wrong on a puzzle with several.
+    pub fn assuming_unique(mut self) -> Self {
+        self.unique = true;
+        self
+    }
+
+    /// Whether the board is known to have exactly one solution.
+    pub fn is_assumed_unique(&self) -> bool {
+        self.unique
     }
 
     /// The same board, writing digits with `symbols` in its sentences.

@@ -1,5 +1,6 @@
-//! Basic fish: a digit whose places in k rows lie in only k columns (or the other way round) is struck from those
-//! columns' other rows — X-Wing (k = 2), Swordfish (3), Jellyfish (4).
+//! Fish: a digit whose places in k rows lie in only k columns (or the other way round) is struck from those
+//! columns' other rows — X-Wing (k = 2), Swordfish (3), Jellyfish (4); and the finned X-Wing, whose extra places
+//! (the fin) all lie in one box, so that only what sees the fin may go.
 
 use super::board::{Board, Mark, digits};
 use super::{Step, Technique, first_combination};
@@ -79,6 +80,94 @@ fn fish_on(board: &Board, size: usize, digit: u8, base_start: usize) -> Option<S
     })
 }
 
+/// A finned (or, missing a corner, sashimi) X-Wing on any digit, rows as the base first, then columns.
+pub(super) fn finned_x_wing(board: &Board, technique: Technique) -> Option<Step> {
+    let n = board.side();
+    let sashimi = technique == Technique::SashimiXWing;
+    for digit in 1..=n as u8 {
+        for base_start in [0, n] {
+            // The cell where base line `b` meets cover line `c` (both counted from 0).
+            let at = |b: usize, c: usize| {
+                if base_start == 0 {
+                    b * n + c
+                } else {
+                    c * n + b
+                }
+            };
+            for clean in 0..n {
+                let cover = board.positions(base_start + clean, digit);
+                if cover.count_ones() != 2 {
+                    continue;
+                }
+                for finned in (0..n).filter(|&b| b != clean) {
+                    let places = board.positions(base_start + finned, digit);
+                    let (corners, fin) = (places & cover, places & !cover);
+                    if fin == 0 || corners == 0 || (corners == cover) == sashimi {
+                        continue;
+                    }
+                    let fins: Vec<usize> = digits(fin)
+                        .map(|c| at(finned, usize::from(c) - 1))
+                        .collect();
+                    let fin_box = board.geo.box_of(fins[0]);
+                    if fins.iter().any(|&f| board.geo.box_of(f) != fin_box) {
+                        continue;
+                    }
+                    // The cover line whose corner on the finned line shares the fin's box.
+                    let Some(line) = digits(cover)
+                        .map(|c| usize::from(c) - 1)
+                        .find(|&c| board.geo.box_of(at(finned, c)) == fin_box)
+                    else {
+                        continue;
+                    };
+                    let eliminations: Vec<Mark> = (0..n)
+                        .filter(|&b| b != clean && b != finned)
+                        .map(|b| at(b, line))
+                        .filter(|&c| board.geo.box_of(c) == fin_box && board.has(c, digit))
+                        .map(|c| Mark::new(c, digit))
+                        .collect();
+                    if eliminations.is_empty() {
+                        continue;
+                    }
+                    let basis: Vec<Mark> = [clean, finned]
+                        .iter()
+                        .flat_map(|&b| (0..n).map(move |c| at(b, c)))
+                        .filter(|&c| board.has(c, digit))
+                        .map(|c| Mark::new(c, digit))
+                        .collect();
+                    let (base_kind, cover_kind) = if base_start == 0 {
+                        ("rows", "columns")
+                    } else {
+                        ("columns", "rows")
+                    };
+                    let covers: Vec<String> = digits(cover).map(|c| c.to_string()).collect();
+                    let d = board.digit_name(digit);
+                    let sentence = format!(
+                        "{} on {d}: in {base_kind} {} and {}, {d} goes only in {cover_kind} {} but for the fin {}; \
+                         either way {d} is in {} {} within box {}, so {d} goes from {}.",
+                        technique.name(),
+                        clean.min(finned) + 1,
+                        clean.max(finned) + 1,
+                        covers.join(" and "),
+                        board.cell_list(&fins),
+                        &cover_kind[..cover_kind.len() - 1],
+                        line + 1,
+                        fin_box + 1,
+                        board.cell_list(&eliminations.iter().map(|m| m.at()).collect::<Vec<_>>())
+                    );
+                    return Some(Step {
+                        technique,
+                        placements: Vec::new(),
+                        eliminations,
+                        basis,
+                        sentence,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +182,33 @@ mod tests {
             }
         }
         board
+    }
+
+    #[test]
+    fn a_finned_x_wing_clears_only_what_sees_its_fin() {
+        // 5 in row 2 only in columns 3 and 8; in row 7 in columns 3 and 8 and the fin r7c9 (box 9).
+        let mut board = confined(5, &[1], &[2, 7]);
+        for c in (0..9).filter(|c| ![2, 7, 8].contains(c)) {
+            board.eliminate(Mark::new(6 * 9 + c, 5));
+        }
+        assert!(basic(&board, 2).is_none());
+        assert!(finned_x_wing(&board, Technique::SashimiXWing).is_none());
+        let step = finned_x_wing(&board, Technique::FinnedXWing).unwrap();
+        // Column 8 within box 9, off rows 2 and 7: r8c8 and r9c8.
+        assert_eq!(
+            step.eliminations,
+            vec![Mark::new(7 * 9 + 7, 5), Mark::new(8 * 9 + 7, 5)]
+        );
+        assert_eq!(
+            step.sentence,
+            "Finned X-Wing on 5: in rows 2 and 7, 5 goes only in columns 3 and 8 but for the fin r7c9; either way \
+             5 is in column 8 within box 9, so 5 goes from r8c8 and r9c8."
+        );
+        // Without the corner r7c8 it is a sashimi X-Wing, with the same eliminations.
+        board.eliminate(Mark::new(6 * 9 + 7, 5));
+        assert!(finned_x_wing(&board, Technique::FinnedXWing).is_none());
+        let sashimi = finned_x_wing(&board, Technique::SashimiXWing).unwrap();
+        assert_eq!(sashimi.eliminations, step.eliminations);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod single_digit;
 mod singles;
 mod subsets;
 mod technique;
+mod uniqueness;
 mod wings;
 
 pub use board::{Board, Mark};
@@ -73,6 +74,11 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
         Swordfish => fish::basic(board, 3),
         Jellyfish => fish::basic(board, 4),
         RemotePair => wings::remote_pair(board),
+        BugPlusOne => uniqueness::bug_plus_one(board),
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle4 => {
+            uniqueness::rectangle(board, technique)
+        }
+        FinnedXWing | SashimiXWing => fish::finned_x_wing(board, technique),
         Skyscraper | TwoStringKite | TurbotFish => single_digit::turbot(board, technique),
         EmptyRectangle => single_digit::empty_rectangle(board),
         WWing => wings::w_wing(board),
@@ -135,6 +141,19 @@ pub struct Path {
 /// solution fills the empty cell with the fewest candidates (a [`Technique::Guess`] step) and the logic goes on.
 pub fn solve(puzzle: &Grid, symbols: Symbols) -> Path {
     solve_from(Board::new(puzzle).with_symbols(symbols))
+}
+
+/// [`solve`] for a puzzle known to have exactly one solution: the uniqueness techniques (unique rectangles,
+/// BUG+1) may be used, as HoDoKu and SudokuWiki do.
+pub fn solve_unique(puzzle: &Grid, symbols: Symbols) -> Path {
+    solve_from(Board::new(puzzle).with_symbols(symbols).assuming_unique())
+}
+
+/// Whether a grid has exactly one solution (so the uniqueness techniques may be used on it); false where the
+/// search gave up before it could tell.
+pub fn has_one_solution(grid: &Grid) -> bool {
+    let counted = with_thread_solver(DEFAULT_MAX_GUESSES, |s| s.solve(grid, 2));
+    counted.count == 1 && !counted.gave_up
 }
 
 /// Solves on from a board (a person's position, pencil marks included).

@@ -29,7 +29,7 @@ impl Rating {
         match counted.count {
             _ if counted.gave_up => Err("the search gave up before it could tell".into()),
             0 => Err("no solution".into()),
-            1 => Self::of(&super::solve(puzzle, Symbols::Standard))
+            1 => Self::of(&super::solve_unique(puzzle, Symbols::Standard))
                 .ok_or_else(|| "no logical path".to_string()),
             _ => Err("more than one solution".into()),
         }

@@ -111,6 +111,8 @@ pub enum Technique {
     Jellyfish,
     /// A chain of cells holding the same two digits, each seeing the next.
     RemotePair,
+    /// Every unsolved cell holds two candidates but one: its digit seen three times in its row is true.
+    BugPlusOne,
     /// Two strong links of a digit in parallel lines, joined at one end by a third line.
     Skyscraper,
     /// A strong link in a row and one in a column, joined in a box.
@@ -125,8 +127,18 @@ pub enum Technique {
     XYWing,
     /// A three-digit pivot with two two-digit wings.
     XYZWing,
+    /// Three corners of a rectangle hold only the same two digits: the fourth holds neither.
+    UniqueRectangle1,
+    /// Two corners of a rectangle hold the same two digits and one same extra: one of them is the extra.
+    UniqueRectangle2,
+    /// Two corners hold the pair plus others, and one pair digit is locked in them: the other digit goes.
+    UniqueRectangle4,
     /// A digit's strong links coloured in two colours: one colour is the digit's.
     SimpleColouring,
+    /// An X-Wing with extra candidates (the fin) in one box: what sees the fin and lies in a cover line goes.
+    FinnedXWing,
+    /// A finned X-Wing missing one of its corners.
+    SashimiXWing,
     /// An alternating chain of one digit's strong and weak links.
     XChain,
     /// A chain of two-digit cells, each passing a digit on to the next.
@@ -141,7 +153,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique in the order the solver tries them (HoDoKu's order, where it has the technique).
-    pub const ORDER: [Technique; 30] = [
+    pub const ORDER: [Technique; 36] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -159,6 +171,7 @@ impl Technique {
         Technique::Swordfish,
         Technique::Jellyfish,
         Technique::RemotePair,
+        Technique::BugPlusOne,
         Technique::Skyscraper,
         Technique::TwoStringKite,
         Technique::TurbotFish,
@@ -166,7 +179,12 @@ impl Technique {
         Technique::WWing,
         Technique::XYWing,
         Technique::XYZWing,
+        Technique::UniqueRectangle1,
+        Technique::UniqueRectangle2,
+        Technique::UniqueRectangle4,
         Technique::SimpleColouring,
+        Technique::FinnedXWing,
+        Technique::SashimiXWing,
         Technique::XChain,
         Technique::XYChain,
         Technique::Aic,
@@ -194,6 +212,12 @@ impl Technique {
             Technique::Swordfish => "Swordfish",
             Technique::Jellyfish => "Jellyfish",
             Technique::RemotePair => "Remote pair",
+            Technique::BugPlusOne => "BUG+1",
+            Technique::UniqueRectangle1 => "Unique rectangle type 1",
+            Technique::UniqueRectangle2 => "Unique rectangle type 2",
+            Technique::UniqueRectangle4 => "Unique rectangle type 4",
+            Technique::FinnedXWing => "Finned X-Wing",
+            Technique::SashimiXWing => "Sashimi X-Wing",
             Technique::Skyscraper => "Skyscraper",
             Technique::TwoStringKite => "2-String Kite",
             Technique::TurbotFish => "Turbot fish",
@@ -219,7 +243,8 @@ impl Technique {
             | HiddenPair | HiddenTriple => Grade::Medium,
             NakedQuad | HiddenQuad | XWing | Swordfish | Jellyfish | RemotePair | Skyscraper
             | TwoStringKite | TurbotFish | EmptyRectangle | WWing | XYWing | XYZWing
-            | SimpleColouring => Grade::Hard,
+            | SimpleColouring | BugPlusOne | UniqueRectangle1 | UniqueRectangle2
+            | UniqueRectangle4 | FinnedXWing | SashimiXWing => Grade::Hard,
             XChain | XYChain | Aic => Grade::Unfair,
             ForcingChain => Grade::Extreme,
             Guess => Grade::NeedsGuessing,
@@ -244,6 +269,9 @@ impl Technique {
             Swordfish => 150,
             Jellyfish => 160,
             RemotePair => 110,
+            BugPlusOne | UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle4 => 100,
+            FinnedXWing => 130,
+            SashimiXWing => 150,
             Skyscraper => 130,
             TwoStringKite | WWing | SimpleColouring => 150,
             TurbotFish | EmptyRectangle => 120,

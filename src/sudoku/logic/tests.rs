@@ -5,9 +5,9 @@ use crate::sudoku::generate;
 use crate::sudoku::grid::nine_from_line;
 use crate::sudoku::shape::BoxShape;
 
-/// Solves `puzzle` logically and checks every placement and elimination against `solution`.
+/// Solves `puzzle` (unique) logically and checks every placement and elimination against `solution`.
 fn checked_path(puzzle: &Grid, solution: &Grid) -> Path {
-    let path = solve(puzzle, Symbols::Standard);
+    let path = solve_unique(puzzle, Symbols::Standard);
     assert_eq!(path.end, End::Solved, "{puzzle:?}");
     let truth = solution.cells();
     for step in &path.steps {
