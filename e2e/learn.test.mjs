@@ -101,6 +101,8 @@ for (const project of PROJECTS) {
     test("the logical solution lists every step with the grade, and replays any of them", async () => {
       await fresh();
       await page.getByTestId("path").click();
+      // Worked out on a worker: wait for the page to say it is there.
+      await page.waitForFunction(() => /^The logical solution from here/.test(document.querySelector('[data-testid="message"]').textContent));
       assert.equal(await page.getByTestId("grade").textContent(), "Grade: Hard (score 1132; hardest step: Hidden pair; 78 steps).");
       const steps = page.getByTestId("path-step");
       assert.equal(await steps.count(), 78);

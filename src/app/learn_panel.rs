@@ -3,7 +3,9 @@
 //! every change to the grid and its marks.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
+use super::workers;
 use crate::sudoku::candidates::Position;
 use crate::sudoku::logic::{self, Board, Rating, Step, Technique};
 use crate::sudoku::{BoxShape, Grid};
@@ -283,13 +285,14 @@ pub fn LearnPanel(
     });
     on_cleanup(move || keys.remove());
 
-    let board_now = move || {
+    // The position on show; `check_unique` lets the uniqueness techniques in where it has one solution.
+    let board_checked = move |check_unique: bool| {
         let board = marks.with_untracked(|m| {
             current_board(
                 shape.get_untracked(),
                 &givens.get_untracked(),
                 m.as_ref(),
-                true,
+                check_unique,
             )
         });
         if board.is_none() {
@@ -300,6 +303,7 @@ pub fn LearnPanel(
         }
         board
     };
+    let board_now = move || board_checked(true);
     let say_no_step = move |board: &Board| {
         message.set(match board.dead_end() {
             Some(why) => {
@@ -342,21 +346,41 @@ pub fn LearnPanel(
         hint.set(None);
         message.set(format!("Step — {}", step.sentence));
     };
+    // Worked out on a worker (a large grid's takes long enough to stall the page), here where none starts.
     let show_path = move |_| {
-        let Some(board) = board_now() else { return };
-        let found = logic::solve_from(board.clone());
-        match Rating::of(&found) {
-            Some(rating) => grade.set(Some(describe_rating(&rating, found.search_guesses))),
-            None => grade.set(Some("No grade: this position has no solution.".into())),
-        }
-        message.set(format!(
-            "The logical solution from here: {} steps.",
-            found.steps.len()
-        ));
-        path.set(Some(ShownPath {
-            start: board,
-            steps: found.steps,
-        }));
+        let Some(board) = board_checked(false) else {
+            return;
+        };
+        message.set("Working out the logical solution…".into());
+        spawn_local(async move {
+            let found = match workers::path(&board).await {
+                Some(Ok(found)) => found,
+                Some(Err(why)) => {
+                    message.set(format!("No logical solution: {why}."));
+                    return;
+                }
+                None => {
+                    let unique = logic::has_one_solution(&board.grid());
+                    logic::solve_from(if unique {
+                        board.clone().assuming_unique()
+                    } else {
+                        board.clone()
+                    })
+                }
+            };
+            match Rating::of(&found) {
+                Some(rating) => grade.set(Some(describe_rating(&rating, found.search_guesses))),
+                None => grade.set(Some("No grade: this position has no solution.".into())),
+            }
+            message.set(format!(
+                "The logical solution from here: {} steps.",
+                found.steps.len()
+            ));
+            path.set(Some(ShownPath {
+                start: board,
+                steps: found.steps,
+            }));
+        });
     };
     // Replaying step k: the position before it, with the step highlighted (Step carries it out).
     let replay = move |k: usize| {

@@ -20,6 +20,7 @@ use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::generator::Request;
 use crate::sudoku::learn_protocol::{self, MadePuzzle, Rated};
+use crate::sudoku::logic::Path;
 use crate::sudoku::rng::SplitMix;
 use crate::sudoku::{Grid, Solver, worker_protocol};
 
@@ -441,6 +442,19 @@ pub async fn rate(puzzles: &[&Grid]) -> Option<Vec<Rated>> {
         }
     }
     Some(rated)
+}
+
+/// The logical solution from `board`'s position, worked out on a worker (a 16×16's takes a fraction of a second,
+/// long enough to stall the page). `None` when no worker can be started or it died (the caller works it out
+/// itself); `Some(Err)` when cancelled or the reply does not parse.
+pub async fn path(board: &crate::sudoku::logic::Board) -> Option<Result<Path, String>> {
+    let pool = pool()?;
+    let text = learn_protocol::path_request(board);
+    match pool.reply(pool.ask(0, text).await).await {
+        Ok(reply) => Some(learn_protocol::read_path(&reply)),
+        Err(Failure::Cancelled) => Some(Err("cancelled".into())),
+        Err(Failure::Died(_)) => None,
+    }
 }
 
 /// What a Queens count on the workers shares between the workers' loops.

@@ -7,12 +7,16 @@
 //!   `P<TAB>PUZZLE<TAB>SOLUTION<TAB>GRADE<TAB>SCORE` (share texts), or `X` where no puzzle reached the grade.
 //! - `learn rate`, then one share text per line. Reply: one line per puzzle, `R<TAB>GRADE<TAB>SCORE<TAB>HARDEST`,
 //!   or `E<TAB>why` (unreadable, no solution, several solutions).
+//! - `learn path`, then a position's share text and its pencil marks (as a link's `m`): its logical solution.
+//!   Reply: `S<TAB>GUESSES` (solved, with the search's guesses) or `N<TAB>why` (no solution), then one line per
+//!   step, `TECHNIQUE<TAB>PLACEMENTS<TAB>ELIMINATIONS<TAB>BASIS<TAB>SENTENCE` (the technique by its place in
+//!   [`Technique::ORDER`], marks as `cell.digit` separated by spaces).
 
 use std::fmt::Write as _;
 
 use super::generator::{self, Request};
 use super::grid::Grid;
-use super::logic::{Grade, Rating, Technique};
+use super::logic::{self, Board, End, Grade, Mark, Path, Rating, Step, Technique};
 use super::rng::SplitMix;
 use super::share;
 use super::solver::Solver;
@@ -100,6 +104,13 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
             .map(|line| rate_line(line, solver))
             .collect::<Vec<_>>()
             .join("\n"),
+        [HEAD, "path"] => {
+            let (puzzle, marks) = (
+                lines.next().unwrap_or_default(),
+                lines.next().unwrap_or_default(),
+            );
+            serve_path(puzzle, marks).unwrap_or_else(|why| format!("E\t{why}"))
+        }
         _ => "E\tnot a learning request".to_string(),
     }
 }
@@ -159,6 +170,104 @@ fn rate_line(line: &str, solver: &mut Solver) -> String {
         ),
         Err(why) => format!("E\t{why}"),
     }
+}
+
+/// The request for the logical solution from `board`'s position (its values and candidates).
+pub fn path_request(board: &Board) -> String {
+    let grid = board.grid();
+    format!(
+        "{HEAD} path\n{}\n{}",
+        share::encode(&grid),
+        share::encode_marks(&grid, board.candidate_masks())
+    )
+}
+
+/// Solves a position logically, with the uniqueness techniques where it has exactly one solution.
+fn serve_path(puzzle: &str, marks: &str) -> Result<String, String> {
+    let grid = share::decode(puzzle).map_err(|e| e.to_string())?;
+    let keep: Vec<u32> = share::decode_marks(&grid, marks)?
+        .into_iter()
+        .map(|m| m.unwrap_or(u32::MAX))
+        .collect();
+    let mut board = Board::with_candidates(&grid, &keep);
+    if logic::has_one_solution(&grid) {
+        board = board.assuming_unique();
+    }
+    let path = logic::solve_from(board);
+    let mut reply = match &path.end {
+        End::Solved => format!("S\t{}", path.search_guesses),
+        End::NoSolution(why) => format!("N\t{why}"),
+    };
+    let marks = |list: &[Mark]| {
+        list.iter()
+            .map(|m| format!("{}.{}", m.cell, m.digit))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for step in &path.steps {
+        let index = Technique::ORDER
+            .iter()
+            .position(|&t| t == step.technique)
+            .expect("every technique is in the order");
+        let _ = write!(
+            reply,
+            "\n{index}\t{}\t{}\t{}\t{}",
+            marks(&step.placements),
+            marks(&step.eliminations),
+            marks(&step.basis),
+            step.sentence
+        );
+    }
+    Ok(reply)
+}
+
+/// Reads a path reply back; an error when it does not parse.
+pub fn read_path(reply: &str) -> Result<Path, String> {
+    let mut lines = reply.lines();
+    let head = lines.next().unwrap_or_default();
+    let (kind, rest) = head.split_once('\t').ok_or("an empty reply")?;
+    let (end, search_guesses) = match kind {
+        "S" => (End::Solved, rest.parse().map_err(|_| "a bad guess count")?),
+        "N" => (End::NoSolution(rest.to_string()), 0),
+        _ => return Err(rest.to_string()),
+    };
+    let marks = |field: &str| -> Result<Vec<Mark>, String> {
+        field
+            .split_whitespace()
+            .map(|m| {
+                let (cell, digit) = m.split_once('.').ok_or("a bad mark")?;
+                match (cell.parse::<usize>(), digit.parse()) {
+                    (Ok(c), Ok(d)) => Ok(Mark::new(c, d)),
+                    _ => Err(format!("a bad mark `{m}`")),
+                }
+            })
+            .collect()
+    };
+    let steps = lines
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(5, '\t').collect();
+            let [index, placements, eliminations, basis, sentence] = fields[..] else {
+                return Err(format!("a step that does not parse: {line}"));
+            };
+            let technique = index
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| Technique::ORDER.get(i).copied())
+                .ok_or("an unknown technique")?;
+            Ok(Step {
+                technique,
+                placements: marks(placements)?,
+                eliminations: marks(eliminations)?,
+                basis: marks(basis)?,
+                sentence: sentence.to_string(),
+            })
+        })
+        .collect::<Result<Vec<Step>, String>>()?;
+    Ok(Path {
+        steps,
+        end,
+        search_guesses,
+    })
 }
 
 /// Reads a generate reply back: one entry per puzzle asked (`None` where none reached the grade); an error when
@@ -253,6 +362,35 @@ mod tests {
         assert_eq!(rated[1], Rated::Unrated("more than one solution".into()));
         assert!(matches!(&rated[2], Rated::Unrated(why) if why.contains("puzzle is wrong")));
         assert_eq!(rated[3], Rated::Unrated("no reply".into()));
+    }
+
+    #[test]
+    fn a_path_comes_back_step_for_step() {
+        let puzzle = share::decode(
+            "3x3-7.5.....2...4.1...3.........1.6..4..2...5...........9....37.....8....6...9.....8.",
+        )
+        .unwrap();
+        let mut board = Board::new(&puzzle);
+        // A pencil mark struck by hand travels too: r1c5 without 6.
+        board.eliminate(Mark::new(4, 6));
+        let reply = serve(&path_request(&board), &mut Solver::new());
+        let path = read_path(&reply).unwrap();
+        let here = logic::solve_from(board.assuming_unique());
+        assert_eq!(path.steps, here.steps);
+        assert!(Rating::of(&path).is_some());
+        assert_eq!(
+            (path.end, path.search_guesses),
+            (here.end, here.search_guesses)
+        );
+        // A position without a solution says so.
+        let dead = share::decode("2x2-123............4").unwrap();
+        let path = read_path(&serve(
+            &path_request(&Board::new(&dead)),
+            &mut Solver::new(),
+        ))
+        .unwrap();
+        assert!(matches!(path.end, End::NoSolution(_)));
+        assert!(read_path("E\tbroken").is_err());
     }
 
     #[test]
