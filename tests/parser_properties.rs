@@ -130,8 +130,75 @@ fn linkish() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Candidate texts: SudokuWiki strings, N³ strings and pretty candidate grids of a real position, with characters
+/// changed, cut or inserted, and random text.
+fn candidate_texts() -> impl Strategy<Value = String> {
+    use forkboard::sudoku::candidates::Position;
+    use forkboard::sudoku::logic::Board;
+    let puzzle = forkboard::sudoku::share::decode(
+        "3x3-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    )
+    .unwrap();
+    let position = Position::new(puzzle.clone(), Board::new(&puzzle).candidate_masks());
+    let real = prop_oneof![
+        Just(position.to_sudokuwiki().unwrap()),
+        Just(position.to_cube()),
+        Just(position.to_pretty()),
+    ];
+    prop_oneof![
+        ".{0,800}",
+        "[0-9a-v]{162}",
+        (real, any::<usize>(), ".{0,3}", 0usize..4).prop_map(|(text, at, insert, cut)| {
+            let mut chars: Vec<char> = text.chars().collect();
+            let at = at % (chars.len() + 1);
+            chars.splice(at..(at + cut).min(chars.len()), insert.chars());
+            chars.into_iter().collect()
+        }),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Candidate texts pasted on the Solve page: never a panic; an accepted one writes back (in its form) to a
+    /// text that reads as the same position, and every refusal says which form and where.
+    #[test]
+    fn candidate_texts_never_panic_and_round_trip(text in candidate_texts()) {
+        let nine = BoxShape::for_side(9).unwrap();
+        match forkboard::sudoku::candidates::read(&text, nine) {
+            None => {}
+            Some(Ok(position)) => {
+                let again = forkboard::sudoku::candidates::read(&position.to_pretty(), position.grid.shape());
+                prop_assert_eq!(again, Some(Ok(position)));
+            }
+            Some(Err(e)) => {
+                let why = e.to_string();
+                let forms = ["SudokuWiki 162-character string: ", "candidate string: ", "pretty candidate grid: "];
+                let names_a_cell = why
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w.starts_with('r') && w[1..].starts_with(|c: char| c.is_ascii_digit()) && w.contains('c'));
+                prop_assert!(forms.iter().any(|f| why.starts_with(f)) && names_a_cell, "{}", why);
+            }
+        }
+    }
+
+    /// A link's pencil marks (`m=`): never a panic; accepted marks write back to the same text where their cells
+    /// are empty.
+    #[test]
+    fn link_marks_never_panic(text in "[0-9a-zA-Z]{0,170}") {
+        let puzzle = forkboard::sudoku::share::decode(
+            "3x3-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        if let Ok(marks) = forkboard::sudoku::share::decode_marks(&puzzle, &text) {
+            let masks: Vec<u32> = marks.iter().map(|m| m.unwrap_or(0)).collect();
+            let back = forkboard::sudoku::share::decode_marks(
+                &puzzle,
+                &forkboard::sudoku::share::encode_marks(&puzzle, &masks),
+            );
+            prop_assert_eq!(back, Ok(marks));
+        }
+    }
 
     /// The decoder of `/?p=` links: never a panic, and a link it accepts encodes back to the same puzzle.
     #[test]
