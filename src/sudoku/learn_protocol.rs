@@ -72,12 +72,7 @@ pub fn generate_request(request: &Request, seed: u64, count: usize, attempts: u3
 
 /// The request to rate `puzzles`.
 pub fn rate_request(puzzles: &[&Grid]) -> String {
-    let mut text = format!("{HEAD} rate");
-    for p in puzzles {
-        text.push('\n');
-        text.push_str(&share::encode(p));
-    }
-    text
+    share::request_lines(format!("{HEAD} rate"), puzzles)
 }
 
 /// Answers a request (the worker's side).

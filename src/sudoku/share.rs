@@ -39,6 +39,16 @@ pub fn encode(puzzle: &Grid) -> String {
     format!("{}-{}", puzzle.shape(), puzzle.to_line(Symbols::Standard))
 }
 
+/// A request of the workers' protocols: a first line, then one share text per puzzle.
+pub fn request_lines(head: String, puzzles: &[&Grid]) -> String {
+    let mut text = head;
+    for p in puzzles {
+        text.push('\n');
+        text.push_str(&encode(p));
+    }
+    text
+}
+
 /// The puzzle of a share text, checked as strictly as a file.
 pub fn decode(text: &str) -> Result<Grid, ShareError> {
     if let Some(grid) = plain_nine(text) {

@@ -17,12 +17,7 @@ use super::symbols::Symbols;
 
 /// Builds a request for `puzzles`, counting up to `limit` with a guess budget of `max_guesses`.
 pub fn request(limit: u64, max_guesses: u64, puzzles: &[&Grid]) -> String {
-    let mut text = format!("{limit} {max_guesses}");
-    for p in puzzles {
-        text.push('\n');
-        text.push_str(&share::encode(p));
-    }
-    text
+    share::request_lines(format!("{limit} {max_guesses}"), puzzles)
 }
 
 /// Answers a request (the worker's side).

@@ -48,17 +48,12 @@ fn fish_on(board: &Board, size: usize, digit: u8, base_start: usize) -> Option<S
             3 => Technique::Swordfish,
             _ => Technique::Jellyfish,
         };
-        let basis: Vec<Mark> = base
-            .iter()
-            .flat_map(|&u| board.unit(u).iter().copied())
-            .filter(|&c| board.has(c, digit))
-            .map(|c| Mark::new(c, digit))
-            .collect();
-        let (base_kind, cover_kind) = if base_start == 0 {
-            ("rows", "columns")
-        } else {
-            ("columns", "rows")
-        };
+        let basis = marks_in(
+            board,
+            base.iter().flat_map(|&u| board.unit(u).iter().copied()),
+            digit,
+        );
+        let (base_kind, cover_kind) = line_kinds(base_start);
         let numbers = |units: &[usize], start: usize| {
             let names: Vec<String> = units.iter().map(|u| (u - start + 1).to_string()).collect();
             names.join(", ")
@@ -78,6 +73,23 @@ fn fish_on(board: &Board, size: usize, digit: u8, base_start: usize) -> Option<S
             eliminations,
         })
     })
+}
+
+/// The candidates `digit` among `cells`.
+fn marks_in(board: &Board, cells: impl Iterator<Item = usize>, digit: u8) -> Vec<Mark> {
+    cells
+        .filter(|&c| board.has(c, digit))
+        .map(|c| Mark::new(c, digit))
+        .collect()
+}
+
+/// What the base and cover lines are called when the base lines start at unit `base_start` (rows at 0).
+fn line_kinds(base_start: usize) -> (&'static str, &'static str) {
+    if base_start == 0 {
+        ("rows", "columns")
+    } else {
+        ("columns", "rows")
+    }
 }
 
 /// A finned (or, missing a corner, sashimi) X-Wing on any digit, rows as the base first, then columns.
@@ -128,17 +140,14 @@ pub(super) fn finned_x_wing(board: &Board, technique: Technique) -> Option<Step>
                     if eliminations.is_empty() {
                         continue;
                     }
-                    let basis: Vec<Mark> = [clean, finned]
-                        .iter()
-                        .flat_map(|&b| (0..n).map(move |c| at(b, c)))
-                        .filter(|&c| board.has(c, digit))
-                        .map(|c| Mark::new(c, digit))
-                        .collect();
-                    let (base_kind, cover_kind) = if base_start == 0 {
-                        ("rows", "columns")
-                    } else {
-                        ("columns", "rows")
-                    };
+                    let basis = marks_in(
+                        board,
+                        [clean, finned]
+                            .iter()
+                            .flat_map(|&b| (0..n).map(move |c| at(b, c))),
+                        digit,
+                    );
+                    let (base_kind, cover_kind) = line_kinds(base_start);
                     let covers: Vec<String> = digits(cover).map(|c| c.to_string()).collect();
                     let d = board.digit_name(digit);
                     let sentence = format!(
