@@ -635,9 +635,13 @@ fn solve_rate_adds_grade_columns_to_csv_and_refuses_other_layouts() {
         b"",
     );
     assert!(made.status.success(), "{}", text(&made.stderr));
-    // The generator's CSV (puzzle,solution,grade,score) read as input, plus a puzzle with many solutions.
+    // The generator's CSV (puzzle,solution,grade,score) read as input, plus a puzzle with many solutions and
+    // one whose logical solution needs guesses (the rating's search runs inside the CSV's formatting).
     let mut input = text(&made.stdout);
     input.push_str(&format!("{},,,\n", ".".repeat(81)));
+    input.push_str(
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6,,,\n",
+    );
     let rated = forkboard(&["solve", "--rate", "-"], input.as_bytes());
     assert!(rated.status.success(), "{}", text(&rated.stderr));
     let out = text(&rated.stdout);
@@ -655,6 +659,11 @@ fn solve_rate_adds_grade_columns_to_csv_and_refuses_other_layouts() {
         rows[4].ends_with(",\"not rated: more than one solution\","),
         "{}",
         rows[4]
+    );
+    assert!(
+        rows[5].contains(",\"solved\",\"Needs guessing\","),
+        "{}",
+        rows[5]
     );
     // Sharded, the parts still make the whole, header once.
     let path = std::env::temp_dir().join(format!("forkboard-rate-{}.csv", std::process::id()));

@@ -20,7 +20,6 @@ use super::engine::{self, Preference};
 use super::engine_select::EngineSelect;
 use super::generating::GenerateBatch;
 use super::{loaded, storage, workers};
-use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{Answer, Format, GradeColumn, ReadOptions, Reader, Record, Writer};
 use crate::sudoku::learn_protocol::Rated;
@@ -451,11 +450,7 @@ async fn grade_columns(chunk: &[Record], answers: &[Answer]) -> Vec<Option<Grade
             .collect(),
         // No worker here: rated on the page.
         None if workers::count() == 0 => {
-            let mut solver = Solver::new();
-            grids
-                .iter()
-                .map(|g| Rating::column(g, &mut solver))
-                .collect::<Vec<_>>()
+            grids.iter().map(|g| Rating::column(g)).collect::<Vec<_>>()
         }
         None => vec![Err("cancelled".to_string()); grids.len()],
     };

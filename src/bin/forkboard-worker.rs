@@ -28,7 +28,7 @@ fn main() {
             let reply = if queens::worker_protocol::is_queens(&request) {
                 queens::worker_protocol::serve(&request)
             } else if learn_protocol::is_learning(&request) {
-                learn_protocol::serve(&request, &mut solver.borrow_mut())
+                learn_protocol::serve(&request)
             } else {
                 worker_protocol::serve(&request, &mut solver.borrow_mut())
             };

@@ -19,7 +19,6 @@ use super::grid::Grid;
 use super::logic::{self, Board, End, Grade, Mark, Path, Rating, Step, Technique};
 use super::rng::SplitMix;
 use super::share;
-use super::solver::Solver;
 
 /// The first word of every learning request.
 const HEAD: &str = "learn";
@@ -76,7 +75,7 @@ pub fn rate_request(puzzles: &[&Grid]) -> String {
 }
 
 /// Answers a request (the worker's side).
-pub fn serve(request: &str, solver: &mut Solver) -> String {
+pub fn serve(request: &str) -> String {
     let mut lines = request.lines();
     let head: Vec<&str> = lines
         .next()
@@ -95,10 +94,7 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
             attempts,
         ] => serve_generate([shape, grade, symmetric, seed, count, attempts])
             .unwrap_or_else(|why| format!("E\t{why}")),
-        [HEAD, "rate"] => lines
-            .map(|line| rate_line(line, solver))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        [HEAD, "rate"] => lines.map(rate_line).collect::<Vec<_>>().join("\n"),
         [HEAD, "path"] => {
             let (puzzle, marks) = (
                 lines.next().unwrap_or_default(),
@@ -151,12 +147,12 @@ fn serve_generate(fields: [&&str; 6]) -> Result<String, String> {
 }
 
 /// Rates one share text: the puzzle must have exactly one solution.
-fn rate_line(line: &str, solver: &mut Solver) -> String {
+fn rate_line(line: &str) -> String {
     let puzzle = match share::decode(line) {
         Ok(p) => p,
         Err(e) => return format!("E\t{e}"),
     };
-    match Rating::of_unique(&puzzle, solver) {
+    match Rating::of_unique(&puzzle) {
         Ok(r) => format!(
             "R\t{}\t{}\t{}",
             r.grade.name().replace(' ', "-"),
@@ -312,9 +308,9 @@ pub fn read_rated(reply: &str, sent: usize) -> Vec<Rated> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::BoxShape;
     use crate::sudoku::logic;
     use crate::sudoku::symbols::Symbols;
+    use crate::sudoku::{BoxShape, Solver};
 
     #[test]
     fn generated_puzzles_come_back_unique_and_of_the_asked_grade() {
@@ -325,7 +321,7 @@ mod tests {
         };
         let text = generate_request(&request, 11, 3, 200);
         assert!(is_learning(&text));
-        let reply = serve(&text, &mut Solver::new());
+        let reply = serve(&text);
         let made = read_generated(&reply).unwrap();
         assert_eq!(made.len(), 3);
         let mut solver = Solver::new();
@@ -335,7 +331,7 @@ mod tests {
             assert_eq!((out.count, out.solution), (1, Some(m.solution.clone())));
         }
         // The same seed, the same puzzles.
-        assert_eq!(serve(&text, &mut Solver::new()), reply);
+        assert_eq!(serve(&text), reply);
     }
 
     #[test]
@@ -344,7 +340,7 @@ mod tests {
         let (unique, _) = crate::sudoku::generate::puzzle(shape, 4, 0.55);
         let open = Grid::empty(shape);
         let text = format!("{}\n3x3-11", rate_request(&[&unique, &open]));
-        let rated = read_rated(&serve(&text, &mut Solver::new()), 4);
+        let rated = read_rated(&serve(&text), 4);
         let expected = Rating::of(&logic::solve_unique(&unique, Symbols::Standard)).unwrap();
         assert_eq!(
             rated[0],
@@ -368,7 +364,7 @@ mod tests {
         let mut board = Board::new(&puzzle);
         // A pencil mark struck by hand travels too: r1c5 without 6.
         board.eliminate(Mark::new(4, 6));
-        let reply = serve(&path_request(&board), &mut Solver::new());
+        let reply = serve(&path_request(&board));
         let path = read_path(&reply).unwrap();
         let here = logic::solve_from(board.assuming_unique());
         assert_eq!(path.steps, here.steps);
@@ -379,20 +375,16 @@ mod tests {
         );
         // A position without a solution says so.
         let dead = share::decode("2x2-123............4").unwrap();
-        let path = read_path(&serve(
-            &path_request(&Board::new(&dead)),
-            &mut Solver::new(),
-        ))
-        .unwrap();
+        let path = read_path(&serve(&path_request(&Board::new(&dead)))).unwrap();
         assert!(matches!(path.end, End::NoSolution(_)));
         assert!(read_path("E\tbroken").is_err());
     }
 
     #[test]
     fn bad_requests_say_so() {
-        let reply = serve("learn generate 3y3 any 0 1 1 1", &mut Solver::new());
+        let reply = serve("learn generate 3y3 any 0 1 1 1");
         assert!(read_generated(&reply).is_err());
-        let reply = serve("learn generate 3x3 silly 0 1 1 1", &mut Solver::new());
+        let reply = serve("learn generate 3x3 silly 0 1 1 1");
         assert_eq!(read_generated(&reply), Err("unknown grade `silly`".into()));
         assert!(!is_learning("2 0\n3x3-1"));
     }

@@ -17,9 +17,7 @@ use forkboard::sudoku::format::{
     Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
 };
 use forkboard::sudoku::logic::Rating;
-use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
 use forkboard::sudoku::symbols::Symbols;
-use forkboard::sudoku::with_thread_solver;
 
 use crate::engine::Engines;
 
@@ -340,11 +338,7 @@ impl Stages<'_> {
             let puzzle = record.puzzle.as_ref().ok();
             // Only a solved puzzle can be unique; the rest say why in their status.
             let grade = match (self.rate, puzzle, answer) {
-                (true, Some(p), Answer::Solved { .. }) => {
-                    Some(with_thread_solver(DEFAULT_MAX_GUESSES, |solver| {
-                        Rating::column(p, solver)
-                    }))
-                }
+                (true, Some(p), Answer::Solved { .. }) => Some(Rating::column(p)),
                 _ => None,
             };
             writer

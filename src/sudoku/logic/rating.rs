@@ -3,7 +3,7 @@
 
 use super::super::format::GradeColumn;
 use super::super::grid::Grid;
-use super::super::solver::Solver;
+use super::super::solver::{DEFAULT_MAX_GUESSES, with_thread_solver};
 use super::super::symbols::Symbols;
 use super::technique::{Grade, Technique};
 use super::{End, Path};
@@ -23,9 +23,10 @@ pub struct Rating {
 
 impl Rating {
     /// A puzzle's rating when it has exactly one solution (a grade of a puzzle with several or none would say
-    /// nothing); otherwise why not. `solver` counts the solutions.
-    pub fn of_unique(puzzle: &Grid, solver: &mut Solver) -> Result<Self, String> {
-        let counted = solver.solve(puzzle, 2);
+    /// nothing); otherwise why not. The count uses this thread's solver and lets it go before the logical
+    /// solution, whose guesses need it again.
+    pub fn of_unique(puzzle: &Grid) -> Result<Self, String> {
+        let counted = with_thread_solver(DEFAULT_MAX_GUESSES, |s| s.solve(puzzle, 2));
         match counted.count {
             _ if counted.gave_up => Err("the search gave up before it could tell".into()),
             0 => Err("no solution".into()),
@@ -36,8 +37,8 @@ impl Rating {
     }
 
     /// A graded CSV's columns for a puzzle (see [`Rating::of_unique`]).
-    pub fn column(puzzle: &Grid, solver: &mut Solver) -> GradeColumn {
-        Self::of_unique(puzzle, solver).map(|r| (r.grade.name(), r.score))
+    pub fn column(puzzle: &Grid) -> GradeColumn {
+        Self::of_unique(puzzle).map(|r| (r.grade.name(), r.score))
     }
 
     /// The rating of a path that ended solved; `None` when the position has no solution.
