@@ -8,7 +8,12 @@ use leptos::task::spawn_local;
 use super::workers;
 use crate::sudoku::candidates::Position;
 use crate::sudoku::logic::{self, Board, Rating, Step, Technique};
+use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 use crate::sudoku::{BoxShape, Grid};
+
+/// The guesses the page's own uniqueness check may take before Hint or Step (on the page's thread): tens of
+/// milliseconds at most. A position too open to settle in that goes without the uniqueness techniques.
+const PAGE_CHECK_GUESSES: u64 = 20_000;
 
 /// Every candidate of a cell kept: the pencil marks before any is struck.
 const ALL_KEPT: u32 = u32::MAX;
@@ -157,11 +162,13 @@ fn current_board(
         Some(keep) => Board::with_candidates(&grid, keep),
         None => Board::new(&grid),
     };
-    Some(if check_unique && logic::has_one_solution(&grid) {
-        board.assuming_unique()
-    } else {
-        board
-    })
+    Some(
+        if check_unique && logic::has_one_solution(&grid, PAGE_CHECK_GUESSES) {
+            board.assuming_unique()
+        } else {
+            board
+        },
+    )
 }
 
 /// The marks to keep after a board's position: its candidates, every candidate in filled cells.
@@ -360,7 +367,7 @@ pub fn LearnPanel(
                     return;
                 }
                 None => {
-                    let unique = logic::has_one_solution(&board.grid());
+                    let unique = logic::has_one_solution(&board.grid(), DEFAULT_MAX_GUESSES);
                     logic::solve_from(if unique {
                         board.clone().assuming_unique()
                     } else {

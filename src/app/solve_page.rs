@@ -18,6 +18,7 @@ use crate::sudoku::answer::Mode;
 use crate::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use crate::sudoku::generator::Request;
 use crate::sudoku::logic::{self, Rating};
+use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 use crate::sudoku::symbols::Symbols;
 use crate::sudoku::{BoxShape, Grid, candidates, generate, share};
 
@@ -300,7 +301,7 @@ pub fn SolvePage() -> impl IntoView {
                 }
                 // A shared 9×9 (or smaller) opens with its grade; larger ones are graded on request.
                 if grid.side() <= 9 {
-                    let path = if logic::has_one_solution(&grid) {
+                    let path = if logic::has_one_solution(&grid, DEFAULT_MAX_GUESSES) {
                         logic::solve_unique(&grid, Symbols::Standard)
                     } else {
                         logic::solve(&grid, Symbols::Standard)

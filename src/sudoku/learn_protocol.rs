@@ -19,6 +19,7 @@ use super::grid::Grid;
 use super::logic::{self, Board, End, Grade, Mark, Path, Rating, Step, Technique};
 use super::rng::SplitMix;
 use super::share;
+use super::solver::DEFAULT_MAX_GUESSES;
 
 /// The first word of every learning request.
 const HEAD: &str = "learn";
@@ -181,7 +182,7 @@ fn serve_path(puzzle: &str, marks: &str) -> Result<String, String> {
         .map(|m| m.unwrap_or(u32::MAX))
         .collect();
     let mut board = Board::with_candidates(&grid, &keep);
-    if logic::has_one_solution(&grid) {
+    if logic::has_one_solution(&grid, DEFAULT_MAX_GUESSES) {
         board = board.assuming_unique();
     }
     let path = logic::solve_from(board);

@@ -150,9 +150,9 @@ pub fn solve_unique(puzzle: &Grid, symbols: Symbols) -> Path {
 }
 
 /// Whether a grid has exactly one solution (so the uniqueness techniques may be used on it); false where the
-/// search gave up before it could tell.
-pub fn has_one_solution(grid: &Grid) -> bool {
-    let counted = with_thread_solver(DEFAULT_MAX_GUESSES, |s| s.solve(grid, 2));
+/// search gave up (after `max_guesses` guesses in a row without a new solution) before it could tell.
+pub fn has_one_solution(grid: &Grid, max_guesses: u64) -> bool {
+    let counted = with_thread_solver(max_guesses, |s| s.solve(grid, 2));
     counted.count == 1 && !counted.gave_up
 }
 
