@@ -1,8 +1,9 @@
 // Wasm against native for the 9×9 path of the CPU engine: one of the page's Web Workers (the built worker wasm,
-// in Chromium) answers a request of every puzzle of a file, as the Batch page sends them; the native figure is
-// the same request answered by the same function (`worker_protocol::serve`) in `examples/worker_native.rs`.
-// A set under 50,000 puzzles is repeated to that many. Prints puzzles/s for each of ROUNDS rounds (after one
-// untimed round that warms the worker up).
+// in Chromium) answers a request of every puzzle of a file, sent as the Batch page sends it (UTF-8 bytes in a
+// transferred buffer); the native figure is the same request answered by the same function
+// (`worker_protocol::serve`) in `examples/worker_native.rs`. A set under 50,000 puzzles is repeated to that many.
+// Prints puzzles/s for each of ROUNDS rounds (after one untimed round that warms the worker up), then the same
+// rounds with the transfer's time (an echo worker's) taken out.
 //
 //   node scripts/bench-sudoku-wasm.mjs FILE [LIMIT] [ROUNDS]     (after scripts/build-web.sh)
 //   cargo run --release --example worker_native -- FILE [LIMIT] [ROUNDS]
@@ -31,14 +32,22 @@ const browser = await launch({ name: "webgpu-off", webgpu: false });
 try {
   const page = await browser.newPage();
   await page.goto(`${server.url}/about`);
-  const rates = await page.evaluate(
+  const [rates, replyBytes] = await page.evaluate(
     async ({ request, n, rounds }) => {
       const worker = new Worker("/forkboard-worker_loader.js");
       await new Promise((ready) => worker.addEventListener("message", ready, { once: true }));
+      // As the page does: the request as UTF-8 bytes in a buffer handed to the worker (a fresh copy each time,
+      // since handing it over empties it), the reply as bytes decoded here; both inside the timed span.
+      const encoded = new TextEncoder().encode(request);
+      let replyBytes = 0;
       const ask = (id) =>
         new Promise((done) => {
-          worker.onmessage = (event) => done(event.data[1]);
-          worker.postMessage([id, request]);
+          worker.onmessage = (event) => {
+            replyBytes = event.data[1].length;
+            done(new TextDecoder().decode(event.data[1]));
+          };
+          const bytes = encoded.slice();
+          worker.postMessage([id, bytes], [bytes.buffer]);
         });
       const out = [];
       await ask(0);
@@ -50,11 +59,45 @@ try {
         out.push(Math.round(n / seconds));
       }
       worker.terminate();
-      return out;
+      return [out, replyBytes];
     },
     { request, n: puzzles.length, rounds: Number(rounds) },
   );
   console.log(`wasm worker: ${file} limit=${limit} puzzles=${puzzles.length} puzzles/s=${rates.join(",")}`);
+  // The same round trip with no solving: a worker (a blob, on a blank page outside the app's CSP) that takes the
+  // same request bytes and hands back a reply of the same size. What is left is the wasm's own time.
+  const blank = await browser.newPage();
+  const transfer = await blank.evaluate(
+    async ({ request, replyBytes, rounds }) => {
+      const source = `onmessage = (e) => {
+        const reply = new Uint8Array(${replyBytes}).fill(49);
+        postMessage([e.data[0], reply], [reply.buffer]);
+      };`;
+      const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+      const encoded = new TextEncoder().encode(request);
+      const ask = (id) =>
+        new Promise((done) => {
+          worker.onmessage = (event) => done(new TextDecoder().decode(event.data[1]));
+          const bytes = encoded.slice();
+          worker.postMessage([id, bytes], [bytes.buffer]);
+        });
+      await ask(0);
+      const out = [];
+      for (let i = 1; i <= rounds; i++) {
+        const start = performance.now();
+        await ask(i);
+        out.push(performance.now() - start);
+      }
+      worker.terminate();
+      return out.sort((a, b) => a - b)[Math.floor(out.length / 2)];
+    },
+    { request, replyBytes, rounds: Math.max(Number(rounds), 5) },
+  );
+  const inWasm = rates.map((rate) => Math.round(puzzles.length / (puzzles.length / rate - transfer / 1000)));
+  console.log(
+    `transfer alone: ${transfer.toFixed(1)} ms (request ${request.length} bytes, reply ${replyBytes}); ` +
+      `wasm worker without it: puzzles/s=${inWasm.join(",")}`,
+  );
 } finally {
   await browser.close();
   server.close();

@@ -1,6 +1,7 @@
 //! The CPU engine in Web Workers, one per core (at most 8), so every CPU job runs off the page's thread and the
 //! page never blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are
-//! the text protocols of `sudoku::worker_protocol` and `queens::worker_protocol`.
+//! the text protocols of `sudoku::worker_protocol` and `queens::worker_protocol`, sent as UTF-8 bytes in
+//! transferred buffers.
 //!
 //! A worker that dies (a trap, running out of memory) is terminated and started again in its place, and its
 //! share is sent again; only a share that kills two workers in a row is answered on the page. [`cancel`] stops
@@ -81,7 +82,7 @@ impl Member {
                 }
                 let message = js_sys::Array::from(&data);
                 let id = message.get(0).as_f64().unwrap_or(-1.0) as u32;
-                let text = message.get(1).as_string().unwrap_or_default();
+                let text = text_of(message.get(1));
                 if let Some((_, tx)) = replies.borrow_mut().remove(&id) {
                     let _ = tx.send(Ok(text));
                 }
@@ -106,6 +107,17 @@ impl Member {
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+}
+
+/// The text of a worker's reply: UTF-8 bytes (what the workers send), or a string.
+fn text_of(payload: wasm_bindgen::JsValue) -> String {
+    if payload.is_instance_of::<js_sys::Uint8Array>() {
+        let bytes = js_sys::Uint8Array::from(payload).to_vec();
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    } else {
+        payload.as_string().unwrap_or_default()
     }
 }
 
@@ -205,10 +217,16 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, (w, tx));
         let members = self.members.borrow();
-        let message = js_sys::Array::of2(&f64::from(id).into(), &text.into());
+        // As UTF-8 bytes in a buffer handed over, not copied (see the worker); the reply comes back the same way.
+        let bytes = js_sys::Uint8Array::from(text.as_bytes());
+        let message = js_sys::Array::of2(&f64::from(id).into(), &bytes);
         let failure = if members[w].stillborn.get() {
             Some("the worker could not start")
-        } else if members[w].worker.post_message(&message).is_err() {
+        } else if members[w]
+            .worker
+            .post_message_with_transfer(&message, &js_sys::Array::of1(&bytes.buffer()))
+            .is_err()
+        {
             Some("the request could not be posted")
         } else {
             None

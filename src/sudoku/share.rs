@@ -131,6 +131,12 @@ pub fn decode_marks(puzzle: &Grid, text: &str) -> Result<Vec<Option<u32>>, Strin
 /// (the CPU workers get every puzzle of a batch this way, and the reader's allocations per line cost more than
 /// an easy puzzle's search in wasm). Anything else, errors included, goes the general way.
 fn plain_nine(text: &str) -> Option<Grid> {
+    plain_nine_unchecked(text).filter(|grid| !super::verify::has_repeats(grid))
+}
+
+/// [`plain_nine`] without the check that no two givens clash: for a caller that finds a clash another way
+/// (a search finds no solution) and then decodes the text again for its message.
+pub(crate) fn plain_nine_unchecked(text: &str) -> Option<Grid> {
     let cells = text.strip_prefix("3x3-")?.as_bytes();
     if cells.len() != 81 {
         return None;
@@ -147,8 +153,7 @@ fn plain_nine(text: &str) -> Option<Grid> {
     if !valid {
         return None;
     }
-    let grid = Grid::new(BoxShape::new(3, 3).ok()?, &values)?;
-    (!super::verify::has_repeats(&grid)).then_some(grid)
+    Grid::new(BoxShape::new(3, 3).ok()?, &values)
 }
 
 #[cfg(test)]

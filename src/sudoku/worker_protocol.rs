@@ -11,6 +11,7 @@
 use std::fmt::Write;
 
 use super::grid::Grid;
+use super::shape::MAX_CELLS;
 use super::share;
 use super::solver::{Outcome, Solver};
 use super::symbols::Symbols;
@@ -28,38 +29,84 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
     let limit = number(1);
     solver.max_guesses = number(super::solver::DEFAULT_MAX_GUESSES);
     // One string written in place: a line per puzzle, no string of its own for each.
-    let mut reply = String::new();
+    let mut reply = String::with_capacity(request.len());
     for (i, line) in lines.enumerate() {
         if i > 0 {
             reply.push('\n');
         }
-        // Writing to a String cannot fail.
-        let _ = match share::decode(line) {
-            Err(e) => write!(reply, "E {e}"),
-            Ok(puzzle) => {
-                let out = solver.solve(&puzzle, limit);
-                let stop = if out.gave_up {
-                    2
-                } else {
-                    u8::from(out.hit_limit)
-                };
-                match out.solution {
-                    None if out.gave_up => write!(reply, "G {}", out.guesses),
-                    None => write!(reply, "N"),
-                    Some(s) => {
-                        let _ = write!(reply, "S {} {stop} ", out.count);
-                        reply.extend(
-                            s.cells()
-                                .iter()
-                                .map(|&v| char::from(Symbols::Standard.write(v))),
-                        );
-                        Ok(())
-                    }
+        // The common case, a 9×9 share text of digits and dots, is solved before its givens are checked for
+        // clashes: a solution proves them, and only a puzzle without one is read again, strictly, so that a
+        // clash is named as the file reader would name it.
+        let quick = share::plain_nine_unchecked(line);
+        let unchecked = quick.is_some();
+        let puzzle = match quick {
+            Some(puzzle) => puzzle,
+            None => match share::decode(line) {
+                Ok(puzzle) => puzzle,
+                Err(e) => {
+                    // Writing to a String cannot fail.
+                    let _ = write!(reply, "E {e}");
+                    continue;
                 }
-            }
+            },
         };
+        let out = solver.solve(&puzzle, limit);
+        if out.solution.is_none()
+            && unchecked
+            && let Err(e) = share::decode(line)
+        {
+            let _ = write!(reply, "E {e}");
+            continue;
+        }
+        write_outcome(&mut reply, &out);
     }
     reply
+}
+
+/// One reply line for a puzzle's outcome, written without the formatting machinery (this runs for every
+/// puzzle, and in the worker's wasm `write!` costs as much as an easy puzzle's search).
+fn write_outcome(reply: &mut String, out: &Outcome) {
+    match &out.solution {
+        None if out.gave_up => {
+            let _ = write!(reply, "G {}", out.guesses);
+        }
+        None => reply.push('N'),
+        Some(solution) => {
+            let stop = if out.gave_up {
+                b'2'
+            } else if out.hit_limit {
+                b'1'
+            } else {
+                b'0'
+            };
+            reply.push_str("S ");
+            push_number(reply, out.count);
+            reply.push(' ');
+            reply.push(char::from(stop));
+            reply.push(' ');
+            let cells = solution.cells();
+            let mut text = [0u8; MAX_CELLS];
+            for (c, &v) in text.iter_mut().zip(cells) {
+                *c = Symbols::Standard.write(v);
+            }
+            reply.push_str(std::str::from_utf8(&text[..cells.len()]).expect("symbols are ASCII"));
+        }
+    }
+}
+
+/// Writes `n` in decimal.
+fn push_number(reply: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    reply.push_str(std::str::from_utf8(&digits[at..]).expect("digits are ASCII"));
 }
 
 /// Reads a reply back into outcomes (the page's side), one per puzzle sent; `None` for a reply line that does
@@ -128,6 +175,39 @@ mod tests {
         assert_eq!(outcomes[2].as_ref().unwrap().count, 0);
         // A truncated reply leaves the rest for the caller.
         assert_eq!(read_reply("N", &puzzles)[1], None);
+    }
+
+    #[test]
+    fn a_clash_found_by_the_search_is_named_as_the_reader_names_it() {
+        // Two 1s in row 1: the quick 9×9 way solves first and finds nothing; the line is then read strictly.
+        let clash = format!("3x3-1.1{}", ".".repeat(78));
+        let dead = format!("3x3-12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+        let bad = format!("3x3-x{}", ".".repeat(80));
+        let reply = serve(
+            &format!("2 0\n{clash}\n{dead}\n{bad}\n3x3-{}", ".".repeat(81)),
+            &mut Solver::new(),
+        );
+        let lines: Vec<&str> = reply.lines().collect();
+        assert_eq!(lines.len(), 4, "{reply}");
+        assert_eq!(
+            lines[0],
+            format!("E {}", share::decode(&clash).unwrap_err())
+        );
+        assert!(lines[0].contains("r1c3"), "{reply}");
+        // No clash, yet no solution (r1c9 has no digit left): an honest "no solution".
+        assert_eq!(lines[1], "N");
+        assert_eq!(lines[2], format!("E {}", share::decode(&bad).unwrap_err()));
+        assert!(lines[3].starts_with("S 2 1 "), "{reply}");
+        assert_eq!(lines[3].len(), "S 2 1 ".len() + 81);
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 10, 99, 12_345, u64::MAX] {
+            let mut text = String::new();
+            push_number(&mut text, n);
+            assert_eq!(text, n.to_string());
+        }
     }
 
     #[test]
