@@ -688,6 +688,40 @@ fn solve_rate_adds_grade_columns_to_csv_and_refuses_other_layouts() {
 }
 
 #[test]
+fn generate_on_the_gpu_checks_uniqueness_in_batches_and_makes_the_same_puzzles() {
+    // A GPU test: lavapipe here; no adapter is a failure, not a skip.
+    for args in [
+        vec!["generate", "--count", "12", "--seed", "4", "--csv"],
+        vec![
+            "generate",
+            "--count",
+            "3",
+            "--grade",
+            "hard",
+            "--symmetric",
+            "--seed",
+            "2",
+        ],
+        vec![
+            "generate", "--size", "6", "--box", "3x2", "--count", "8", "--seed", "3",
+        ],
+    ] {
+        let cpu = forkboard(&[&args[..], &["--engine", "cpu"]].concat(), b"");
+        let gpu = forkboard(&[&args[..], &["--engine", "gpu"]].concat(), b"");
+        assert!(gpu.status.success(), "{}", text(&gpu.stderr));
+        assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{args:?}");
+        let stats = text(&gpu.stderr);
+        let checks: u64 = stats
+            .lines()
+            .find_map(|l| l.strip_prefix("GPU checks"))
+            .and_then(|l| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no GPU checks line: {stats}"));
+        assert!(checks > 0, "{stats}");
+        assert!(!stats.contains("GPU failed"), "{stats}");
+    }
+}
+
+#[test]
 fn generate_html_prints_the_same_puzzles_on_a4_sheets() {
     let lines = forkboard(&["generate", "--count", "7", "--seed", "3"], b"");
     let page = forkboard(&["generate", "--count", "7", "--seed", "3", "--html"], b"");

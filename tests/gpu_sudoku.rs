@@ -325,3 +325,32 @@ fn a_device_lost_mid_batch_is_an_error_not_a_hang_or_a_panic() {
         "{error}"
     );
 }
+
+#[test]
+fn uniqueness_batches_give_the_cpus_verdicts() {
+    use forkboard::gpu::uniqueness::unique_batch_blocking;
+    use forkboard::sudoku::generator::unique_on_cpu;
+    let g = gpu();
+    for shape in ["3x3", "2x3", "4x4"] {
+        let shape: BoxShape = shape.parse().unwrap();
+        // Unique puzzles, the same with a given taken away (mostly several solutions), an empty grid, and
+        // grids with emptied cells at several shares (some unique, some not).
+        let mut puzzles = Vec::new();
+        for seed in 0..6 {
+            let (unique, _) = generate::puzzle(shape, seed, 0.5);
+            let mut cells = unique.cells().to_vec();
+            if let Some(c) = cells.iter().position(|&v| v != 0) {
+                cells[c] = 0;
+            }
+            puzzles.push(unique);
+            puzzles.push(Grid::new(shape, &cells).unwrap());
+            puzzles.push(generate::with_holes(shape, seed, 0.3 + 0.1 * seed as f64).0);
+        }
+        puzzles.push(Grid::empty(shape));
+        let gpu_verdicts =
+            unique_batch_blocking(&g.ctx, &g.kernel, &puzzles).expect("the GPU runs");
+        let cpu_verdicts: Vec<bool> = puzzles.iter().map(unique_on_cpu).collect();
+        assert_eq!(gpu_verdicts, cpu_verdicts, "{shape}");
+        assert!(gpu_verdicts.iter().any(|&u| u) && gpu_verdicts.iter().any(|&u| !u));
+    }
+}

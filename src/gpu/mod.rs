@@ -14,6 +14,7 @@ pub mod queens_many;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;
+pub mod uniqueness;
 
 pub use context::GpuContext;
 

@@ -6,13 +6,23 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use forkboard::gpu::sudoku_batch::SudokuKernels;
+use forkboard::gpu::uniqueness::unique_batch_blocking;
+use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::BoxShape;
 use forkboard::sudoku::generator::{self, Made, Request};
 use forkboard::sudoku::logic::Grade;
 use forkboard::sudoku::print::{self, Printed};
 use forkboard::sudoku::rng::SplitMix;
 
-use crate::GenerateArgs;
+use crate::{Engine, GenerateArgs};
+
+/// The GPU and its Sudoku kernels, for uniqueness checks in batches.
+fn open_gpu() -> Result<(GpuContext, SudokuKernels), GpuError> {
+    let ctx = GpuContext::new_blocking()?;
+    let kernels = SudokuKernels::new_blocking(&ctx)?;
+    Ok((ctx, kernels))
+}
 
 /// Puzzles made together before they are written.
 const CHUNK: u64 = 1024;
@@ -70,11 +80,35 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     let mut kept: Vec<Made> = Vec::new();
     let mut seeds = SplitMix(args.seed);
     let all: Vec<u64> = (0..args.count).map(|_| seeds.next_u64()).collect();
+    let gpu = match args.engine {
+        Engine::Cpu => None,
+        Engine::Gpu => Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?),
+        Engine::Auto => open_gpu().ok(),
+    };
+    // Set when the GPU fails: the rest is checked on the CPU, nothing lost.
+    let mut gpu_failure: Option<String> = None;
+    let mut gpu_checks = 0u64;
     for chunk in all.chunks(CHUNK as usize) {
-        let made: Vec<Option<Made>> = chunk
-            .par_iter()
-            .map(|&seed| generator::make(&request, seed, args.attempts))
-            .collect();
+        let made: Vec<Option<Made>> = match &gpu {
+            Some((ctx, kernels)) => {
+                generator::make_batch(&request, chunk, args.attempts, &mut |proposals| {
+                    if gpu_failure.is_none() {
+                        match unique_batch_blocking(ctx, kernels, proposals) {
+                            Ok(verdicts) => {
+                                gpu_checks += proposals.len() as u64;
+                                return verdicts;
+                            }
+                            Err(e) => gpu_failure = Some(e.to_string()),
+                        }
+                    }
+                    proposals.par_iter().map(generator::unique_on_cpu).collect()
+                })
+            }
+            None => chunk
+                .par_iter()
+                .map(|&seed| generator::make(&request, seed, args.attempts))
+                .collect(),
+        };
         for m in made {
             let Some(m) = m else {
                 missed += 1;
@@ -136,6 +170,12 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
         );
     }
     eprintln!("grids tried  {attempts}");
+    if let Some((ctx, _)) = &gpu {
+        eprintln!("GPU checks   {gpu_checks} on {}", ctx.describe());
+    }
+    if let Some(why) = &gpu_failure {
+        eprintln!("GPU failed   {why}; the rest was checked on the CPU");
+    }
     eprintln!("seconds      {seconds:.3}");
     eprintln!("puzzles/s    {:.1}", made_count as f64 / seconds.max(1e-9));
     Ok(missed == 0)
