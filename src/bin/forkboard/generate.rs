@@ -83,7 +83,10 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     let gpu = match args.engine {
         Engine::Cpu => None,
         Engine::Gpu => Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?),
-        Engine::Auto => open_gpu().ok(),
+        // A software adapter (lavapipe) checks more slowly than the CPU's cores: `auto` leaves it alone.
+        Engine::Auto => open_gpu()
+            .ok()
+            .filter(|(ctx, _)| ctx.info.device_type != wgpu::DeviceType::Cpu),
     };
     // Set when the GPU fails: the rest is checked on the CPU, nothing lost.
     let mut gpu_failure: Option<String> = None;

@@ -263,8 +263,8 @@ struct GenerateArgs {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Where each removal's uniqueness is checked: `cpu` (every core), `gpu` (all the puzzles' removals of a
-    /// round in one GPU batch; an error if there is no GPU) or `auto` (the GPU when there is one). The puzzles
-    /// are the same either way.
+    /// round in one GPU batch; an error if there is no GPU) or `auto` (the GPU when there is a hardware one). The
+    /// puzzles are the same either way.
     #[arg(long, value_enum, default_value = "cpu")]
     engine: Engine,
 }
