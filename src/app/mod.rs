@@ -25,6 +25,7 @@ use batch_page::BatchPage;
 use compare_page::ComparePage;
 use queens_page::QueensPage;
 use solve_page::SolvePage;
+pub use workers::{message_of, text_of};
 
 /// The whole app: navigation, the routed pages, and the engine line at the bottom.
 #[component]

@@ -110,8 +110,17 @@ impl Member {
     }
 }
 
-/// The text of a worker's reply: UTF-8 bytes (what the workers send), or a string.
-fn text_of(payload: wasm_bindgen::JsValue) -> String {
+/// A message of the workers' protocols, `[id, text]` with the text as UTF-8 bytes, and the list of what to
+/// transfer with it (the bytes' buffer: handed over to the other thread, not copied, and no UTF-16 string to
+/// convert on either side). The page's requests and the workers' replies are both sent this way.
+pub fn message_of(id: &wasm_bindgen::JsValue, text: &str) -> (js_sys::Array, js_sys::Array) {
+    let bytes = js_sys::Uint8Array::from(text.as_bytes());
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    (js_sys::Array::of2(id, &bytes), transfer)
+}
+
+/// The text of a message's payload: UTF-8 bytes (see [`message_of`]), or a string.
+pub fn text_of(payload: wasm_bindgen::JsValue) -> String {
     if payload.is_instance_of::<js_sys::Uint8Array>() {
         let bytes = js_sys::Uint8Array::from(payload).to_vec();
         String::from_utf8(bytes)
@@ -217,14 +226,12 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, (w, tx));
         let members = self.members.borrow();
-        // As UTF-8 bytes in a buffer handed over, not copied (see the worker); the reply comes back the same way.
-        let bytes = js_sys::Uint8Array::from(text.as_bytes());
-        let message = js_sys::Array::of2(&f64::from(id).into(), &bytes);
+        let (message, transfer) = message_of(&f64::from(id).into(), &text);
         let failure = if members[w].stillborn.get() {
             Some("the worker could not start")
         } else if members[w]
             .worker
-            .post_message_with_transfer(&message, &js_sys::Array::of1(&bytes.buffer()))
+            .post_message_with_transfer(&message, &transfer)
             .is_err()
         {
             Some("the request could not be posted")

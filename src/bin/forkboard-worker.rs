@@ -5,6 +5,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    use forkboard::app::{message_of, text_of};
     use forkboard::queens;
     use forkboard::sudoku::{Solver, learn_protocol, worker_protocol};
     use std::cell::RefCell;
@@ -20,17 +21,8 @@ fn main() {
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let message = js_sys::Array::from(&event.data());
             let id = message.get(0);
-            // The page sends its requests as UTF-8 bytes in a transferred buffer (no copy between the threads,
-            // no UTF-16 string to convert), and gets its reply the same way; a string is still answered with one.
-            let payload = message.get(1);
-            let as_bytes = payload.is_instance_of::<js_sys::Uint8Array>();
-            let request = if as_bytes {
-                let bytes = js_sys::Uint8Array::from(payload).to_vec();
-                String::from_utf8(bytes)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-            } else {
-                payload.as_string().unwrap_or_default()
-            };
+            // Requests and replies travel as UTF-8 bytes in transferred buffers (`app::message_of`).
+            let request = text_of(message.get(1));
             // The page's `worker-dies` test hook: die as a trap or running out of memory would.
             if request.starts_with("!die\n") {
                 panic!("this worker was told to die (the worker-dies test hook)");
@@ -42,15 +34,8 @@ fn main() {
             } else {
                 worker_protocol::serve(&request, &mut solver.borrow_mut())
             };
-            if as_bytes {
-                let bytes = js_sys::Uint8Array::from(reply.as_bytes());
-                let _ = reply_to.post_message_with_transfer(
-                    &js_sys::Array::of2(&id, &bytes),
-                    &js_sys::Array::of1(&bytes.buffer()),
-                );
-            } else {
-                let _ = reply_to.post_message(&js_sys::Array::of2(&id, &reply.into()));
-            }
+            let (message, transfer) = message_of(&id, &reply);
+            let _ = reply_to.post_message_with_transfer(&message, &transfer);
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
