@@ -347,8 +347,13 @@ fn uniqueness_batches_give_the_cpus_verdicts() {
             puzzles.push(generate::with_holes(shape, seed, 0.3 + 0.1 * seed as f64).0);
         }
         puzzles.push(Grid::empty(shape));
-        let gpu_verdicts =
-            unique_batch_blocking(&g.ctx, &g.kernel, &puzzles).expect("the GPU runs");
+        let checked = unique_batch_blocking(&g.ctx, &g.kernel, &puzzles).expect("the GPU runs");
+        assert!(checked.stats.submissions > 0, "{shape}: the kernel ran");
+        assert!(
+            checked.on_cpu < puzzles.len() as u64,
+            "{shape}: {checked:?}"
+        );
+        let gpu_verdicts = checked.verdicts;
         let cpu_verdicts: Vec<bool> = puzzles.iter().map(unique_on_cpu).collect();
         assert_eq!(gpu_verdicts, cpu_verdicts, "{shape}");
         assert!(gpu_verdicts.iter().any(|&u| u) && gpu_verdicts.iter().any(|&u| !u));

@@ -4,9 +4,20 @@
 use super::GpuContext;
 use super::GpuError;
 use super::sudoku_batch::SudokuKernels;
-use super::sudoku_fork::ForkConfig;
+use super::sudoku_fork::{ForkConfig, ForkStats};
 use crate::sudoku::generator::{unique_on_cpu, uniqueness_budget};
 use crate::sudoku::{Grid, verify};
+
+/// A batch's verdicts, and what it took.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    /// Whether each puzzle has exactly one solution, in the batch's order.
+    pub verdicts: Vec<bool>,
+    /// The kernel's counters and seconds.
+    pub stats: ForkStats,
+    /// Puzzles decided by the CPU's check instead (handed back, or a solution that failed the check).
+    pub on_cpu: u64,
+}
 
 /// Whether each of `puzzles` (one shape) has exactly one solution. A puzzle the kernel hands back (past the
 /// budget, or no room for its search), or whose one solution fails the independent check, is decided by the
@@ -15,9 +26,9 @@ pub async fn unique_batch(
     ctx: &GpuContext,
     kernels: &SudokuKernels,
     puzzles: &[Grid],
-) -> Result<Vec<bool>, GpuError> {
+) -> Result<Checked, GpuError> {
     let Some(first) = puzzles.first() else {
-        return Ok(Vec::new());
+        return Ok(Checked::default());
     };
     let budget = match uniqueness_budget(first.side()) {
         0 => u64::MAX,
@@ -28,19 +39,41 @@ pub async fn unique_batch(
         ..ForkConfig::default()
     };
     let refs: Vec<&Grid> = puzzles.iter().collect();
-    let (outcomes, _) = kernels
+    let (outcomes, stats) = kernels
         .solve(ctx, &refs, 2, config, &mut |_, _| true)
         .await?;
-    Ok(outcomes
+    // The verdict where the kernel's is final; `None` where the CPU's check decides.
+    let kernel_verdicts: Vec<Option<bool>> = outcomes
         .iter()
         .zip(puzzles)
-        .map(|(out, puzzle)| match (&out.solution, out.count) {
-            _ if out.overflow => unique_on_cpu(puzzle),
-            (Some(solution), 1) if verify::is_solution(puzzle, solution) => true,
-            (Some(_), 1) => unique_on_cpu(puzzle),
-            _ => false,
+        .map(|(out, puzzle)| {
+            let proven = |s: &Grid| verify::is_solution(puzzle, s);
+            let doubtful =
+                out.overflow || (out.count == 1 && !out.solution.as_ref().is_some_and(proven));
+            (!doubtful).then_some(out.count == 1)
         })
-        .collect())
+        .collect();
+    let on_cpu = kernel_verdicts.iter().filter(|v| v.is_none()).count() as u64;
+    let decide = |(verdict, puzzle): (&Option<bool>, &Grid)| {
+        verdict.unwrap_or_else(|| unique_on_cpu(puzzle))
+    };
+    // A handed-back check can take the CPU a second (a 25×25): natively they run on every core.
+    #[cfg(not(target_arch = "wasm32"))]
+    let verdicts = {
+        use rayon::prelude::*;
+        kernel_verdicts
+            .par_iter()
+            .zip(puzzles)
+            .map(decide)
+            .collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let verdicts = kernel_verdicts.iter().zip(puzzles).map(decide).collect();
+    Ok(Checked {
+        verdicts,
+        stats,
+        on_cpu,
+    })
 }
 
 /// [`unique_batch`], blocking (native only).
@@ -49,6 +82,6 @@ pub fn unique_batch_blocking(
     ctx: &GpuContext,
     kernels: &SudokuKernels,
     puzzles: &[Grid],
-) -> Result<Vec<bool>, GpuError> {
+) -> Result<Checked, GpuError> {
     pollster::block_on(unique_batch(ctx, kernels, puzzles))
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use forkboard::gpu::sudoku_batch::SudokuKernels;
+use forkboard::gpu::sudoku_fork::ForkStats;
 use forkboard::gpu::uniqueness::unique_batch_blocking;
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::BoxShape;
@@ -72,6 +73,14 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     if args.csv {
         writeln!(out, "puzzle,solution,grade,score").map_err(write_error)?;
     }
+    let setting_up = Instant::now();
+    let gpu = match args.engine {
+        Engine::Gpu => Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?),
+        // Measured on the H100 machine (docs/benchmarks.md), the GPU's batches of checks lost to 16 cores at
+        // every size: digging is one round of checks per cell, too few and too deep for the lanes.
+        Engine::Cpu | Engine::Auto => None,
+    };
+    let gpu_setup = setting_up.elapsed().as_secs_f64();
     let started = Instant::now();
     let mut grades = [0u64; Grade::ALL.len()];
     let (mut made_count, mut missed, mut attempts) = (0u64, 0u64, 0u64);
@@ -80,26 +89,26 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     let mut kept: Vec<Made> = Vec::new();
     let mut seeds = SplitMix(args.seed);
     let all: Vec<u64> = (0..args.count).map(|_| seeds.next_u64()).collect();
-    let gpu = match args.engine {
-        Engine::Cpu => None,
-        Engine::Gpu => Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?),
-        // A software adapter (lavapipe) checks more slowly than the CPU's cores: `auto` leaves it alone.
-        Engine::Auto => open_gpu()
-            .ok()
-            .filter(|(ctx, _)| ctx.info.device_type != wgpu::DeviceType::Cpu),
-    };
     // Set when the GPU fails: the rest is checked on the CPU, nothing lost.
     let mut gpu_failure: Option<String> = None;
     let mut gpu_checks = 0u64;
+    // What the GPU's checks took: the kernels' counters, the checks handed to the CPU, the seconds in all.
+    let mut gpu_stats = ForkStats::default();
+    let (mut gpu_batches, mut gpu_on_cpu, mut gpu_seconds) = (0u64, 0u64, 0.0f64);
     for chunk in all.chunks(CHUNK as usize) {
         let made: Vec<Option<Made>> = match &gpu {
             Some((ctx, kernels)) => {
                 generator::make_batch(&request, chunk, args.attempts, &mut |proposals| {
                     if gpu_failure.is_none() {
+                        let started = Instant::now();
                         match unique_batch_blocking(ctx, kernels, proposals) {
-                            Ok(verdicts) => {
+                            Ok(checked) => {
+                                gpu_seconds += started.elapsed().as_secs_f64();
                                 gpu_checks += proposals.len() as u64;
-                                return verdicts;
+                                gpu_batches += 1;
+                                gpu_stats.add(&checked.stats);
+                                gpu_on_cpu += checked.on_cpu;
+                                return checked.verdicts;
                             }
                             Err(e) => gpu_failure = Some(e.to_string()),
                         }
@@ -175,6 +184,16 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     eprintln!("grids tried  {attempts}");
     if let Some((ctx, _)) = &gpu {
         eprintln!("GPU checks   {gpu_checks} on {}", ctx.describe());
+        eprintln!("GPU setup    {gpu_setup:.3} s (device and kernels; not in the seconds below)");
+        eprintln!(
+            "GPU time     {gpu_seconds:.3} s in {} batches of checks ({:.3} s searching, {} submissions, \
+             {} guesses, {} branches given to idle lanes; {gpu_on_cpu} checks handed to the CPU)",
+            gpu_batches,
+            gpu_stats.search_seconds,
+            gpu_stats.submissions,
+            gpu_stats.guesses,
+            gpu_stats.forks,
+        );
     }
     if let Some(why) = &gpu_failure {
         eprintln!("GPU failed   {why}; the rest was checked on the CPU");
