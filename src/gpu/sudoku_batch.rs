@@ -5,6 +5,7 @@
 //! kernel of cells ([`super::lane_cells`]). A puzzle a kernel hands back (its search outgrew the memory given to it) and any
 //! solution that fails the independent check are solved again on the CPU, so the answers are always exact.
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -91,11 +92,12 @@ impl BatchReport {
 /// The puzzles of one shape in a chunk: their record indexes, and the puzzles themselves.
 type ShapeGroup<'a> = (Vec<usize>, Vec<&'a Grid>);
 
-/// Answers `records` in order; `progress(finished, total)` may cancel by returning false.
-pub async fn answer_chunk(
+/// Answers `records` in order; `progress(finished, total)` may cancel by returning false. The records may be
+/// borrowed (`&[&Record]`), so that a caller holding them in pieces need not copy them together.
+pub async fn answer_chunk<R: Borrow<Record> + Sync>(
     ctx: &GpuContext,
     kernel: &SudokuKernels,
-    records: &[Record],
+    records: &[R],
     mode: Mode,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
@@ -109,7 +111,7 @@ pub async fn answer_chunk(
         let started = Instant::now();
         let answer_each = |i: usize, count: u32, overflowed: bool, solution: Option<Grid>| {
             let (answer, fell_back) = answer_lane(
-                &records[i],
+                records[i].borrow(),
                 puzzles[i],
                 (count, overflowed, solution),
                 mode,
@@ -144,7 +146,7 @@ pub async fn answer_chunk(
     }
     // The puzzles fit for a kernel; an invalid record's answer is worked out again below (they are rare, and
     // an answer is some hundred bytes where a pointer is eight).
-    let ready: Vec<Option<&Grid>> = map_each(records, |r| ready_for_solver(r).ok());
+    let ready: Vec<Option<&Grid>> = map_each(records, |r| ready_for_solver(r.borrow()).ok());
     // The usual batch, every puzzle valid and of one shape, is answered in place: at millions of puzzles a
     // second, even a serial pass over the batch on the host shows.
     let first_shape = ready.first().copied().flatten().map(Grid::shape);
@@ -172,7 +174,7 @@ pub async fn answer_chunk(
     let mut groups: BTreeMap<(usize, usize), ShapeGroup> = BTreeMap::new();
     for (i, ready) in ready.into_iter().enumerate() {
         match ready {
-            None => answers[i] = ready_for_solver(&records[i]).err(),
+            None => answers[i] = ready_for_solver(records[i].borrow()).err(),
             Some(puzzle) => {
                 let shape = puzzle.shape();
                 let group = groups.entry((shape.rows(), shape.cols())).or_default();
@@ -216,21 +218,29 @@ pub async fn answer_chunk(
 
 /// The puzzles when every record holds a readable one and all are of one shape, in one pass on every core
 /// natively.
-fn one_shape(records: &[Record]) -> Option<Vec<&Grid>> {
+fn one_shape<R: Borrow<Record> + Sync>(records: &[R]) -> Option<Vec<&Grid>> {
     fn of_shape(r: &Record, shape: BoxShape) -> Option<&Grid> {
         r.puzzle.as_ref().ok().filter(|p| p.shape() == shape)
     }
-    let shape = records.first()?.puzzle.as_ref().ok()?.shape();
+    let shape = records.first()?.borrow().puzzle.as_ref().ok()?.shape();
     // Asked first, then collected: collecting `Option`s straight into `Option<Vec>` cannot write each item in
     // its place, so rayon gathers pieces and copies them together.
     #[cfg(not(target_arch = "wasm32"))]
     let every = {
         use rayon::prelude::*;
-        records.par_iter().all(|r| of_shape(r, shape).is_some())
+        records
+            .par_iter()
+            .all(|r| of_shape(r.borrow(), shape).is_some())
     };
     #[cfg(target_arch = "wasm32")]
-    let every = records.iter().all(|r| of_shape(r, shape).is_some());
-    every.then(|| map_each(records, |r| of_shape(r, shape).expect("checked above")))
+    let every = records
+        .iter()
+        .all(|r| of_shape(r.borrow(), shape).is_some());
+    every.then(|| {
+        map_each(records, |r| {
+            of_shape(r.borrow(), shape).expect("checked above")
+        })
+    })
 }
 
 /// An answer from a lane kernel's result (its count, whether it was handed back, its first solution), checked
@@ -296,8 +306,8 @@ async fn solve_group(
 /// Checks each kernel result on the host, solving it on the CPU where the kernel gave up or the check fails.
 /// `puzzles[k]` is record `indexes[k]` (record `k` without indexes). Returns the answers in the order of
 /// `puzzles`, and how many the CPU had to solve.
-fn check_all(
-    records: &[Record],
+fn check_all<R: Borrow<Record> + Sync>(
+    records: &[R],
     indexes: Option<&[usize]>,
     puzzles: &[&Grid],
     outcomes: Vec<GpuOutcome>,
@@ -313,7 +323,7 @@ fn check_all(
             guesses: 0,
             gave_up: false,
         });
-        let line = records[indexes.map_or(k, |ix| ix[k])].line;
+        let line = records[indexes.map_or(k, |ix| ix[k])].borrow().line;
         checked_or_solved(line, puzzles[k], outcome, mode, cpu)
     };
     // Natively the checks (and any CPU re-solves) run on every core; they would otherwise be serial host work
@@ -341,10 +351,10 @@ fn check_all(
 
 /// [`answer_chunk`], blocking (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn answer_chunk_blocking(
+pub fn answer_chunk_blocking<R: Borrow<Record> + Sync>(
     ctx: &GpuContext,
     kernel: &SudokuKernels,
-    records: &[Record],
+    records: &[R],
     mode: Mode,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,

@@ -1,5 +1,7 @@
 //! Choosing and running the engine for each chunk: the CPU on every core, or the GPU kernels.
 
+use std::borrow::Borrow;
+
 use rayon::prelude::*;
 
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
@@ -78,8 +80,12 @@ impl Engines {
         Ok(engines)
     }
 
-    /// Answers one chunk, in order, on the engine chosen for it.
-    pub fn answer(&mut self, chunk: &[Record], mode: Mode) -> Result<Vec<Answer>, String> {
+    /// Answers one chunk, in order, on the engine chosen for it (its records owned or borrowed).
+    pub fn answer<R: Borrow<Record> + Sync>(
+        &mut self,
+        chunk: &[R],
+        mode: Mode,
+    ) -> Result<Vec<Answer>, String> {
         let use_gpu = match self.choice {
             Engine::Cpu => false,
             Engine::Gpu => true,
@@ -113,7 +119,9 @@ impl Engines {
         let max_guesses = self.config.max_guesses;
         Ok(chunk
             .par_iter()
-            .map(|record| with_thread_solver(max_guesses, |solver| answer(record, solver, mode)))
+            .map(|record| {
+                with_thread_solver(max_guesses, |solver| answer(record.borrow(), solver, mode))
+            })
             .collect())
     }
 

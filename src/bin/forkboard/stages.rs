@@ -240,8 +240,10 @@ impl Stages<'_> {
         } = sizes;
         next_size.store(self.chunk_size(engines), Ordering::Relaxed);
         let (pieces_tx, pieces_rx) = mpsc::sync_channel::<Vec<Piece>>(1);
-        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Record>>(1);
-        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Record>, Vec<Answer>)>(1);
+        // A chunk stays in its pieces' records from parsing to formatting: parsed, formatted and freed on every
+        // core, never copied together on one thread.
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Vec<Record>>>(1);
+        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Vec<Record>>, Vec<Answer>)>(1);
         let reading = scope.spawn(move || {
             loop {
                 let bytes =
@@ -271,13 +273,14 @@ impl Stages<'_> {
             let (mut bytes, mut records) = (0, 0);
             for pieces in pieces_rx {
                 bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
-                let chunk: Vec<Record> = timed(&self.busy.parse, || {
+                let mut chunk: Vec<Vec<Record>> = timed(&self.busy.parse, || {
                     pieces
                         .into_par_iter()
-                        .flat_map_iter(|piece| piece.records(self.options))
+                        .map(|piece| piece.records(self.options))
                         .collect()
                 });
-                records += chunk.len();
+                chunk.retain(|piece| !piece.is_empty());
+                records += chunk.iter().map(Vec::len).sum::<usize>();
                 // Bounded, so that a long run of comments cannot make the next chunk the whole file.
                 if let Some(estimate) = bytes.checked_div(records) {
                     bytes_per_record.store(estimate.clamp(16, 4096), Ordering::Relaxed);
@@ -288,14 +291,21 @@ impl Stages<'_> {
             }
         });
         scope.spawn(move || {
-            /// Answers formatted together on one core.
-            const PART: usize = 1024;
             let mut index = 0;
             for (chunk, answers) in answered_rx {
                 let parts: Vec<Formatted> = timed(&self.busy.format, || {
-                    chunk
-                        .par_chunks(PART)
-                        .zip(answers.par_chunks(PART))
+                    // Each piece's answers are the next run of the chunk's.
+                    let mut rest = &answers[..];
+                    let pieces: Vec<(&[Record], &[Answer])> = chunk
+                        .iter()
+                        .map(|records| {
+                            let (these, after) = rest.split_at(records.len());
+                            rest = after;
+                            (&records[..], these)
+                        })
+                        .collect();
+                    pieces
+                        .into_par_iter()
                         .map(|(records, answers)| self.format_part(records, answers))
                         .collect()
                 });
@@ -309,7 +319,10 @@ impl Stages<'_> {
         });
         let mut answering = Ok(());
         for chunk in chunk_rx {
-            match timed(&self.busy.answer, || engines.answer(&chunk, self.mode)) {
+            let records: Vec<&Record> = chunk.iter().flatten().collect();
+            let answered = timed(&self.busy.answer, || engines.answer(&records, self.mode));
+            drop(records);
+            match answered {
                 Ok(answers) => {
                     next_size.store(self.chunk_size(engines), Ordering::Relaxed);
                     if answered_tx.send((chunk, answers)).is_err() {
