@@ -86,31 +86,29 @@ impl Tally {
 
 /// Answers one record on the CPU.
 pub fn answer(record: &Record, solver: &mut Solver, mode: Mode) -> Answer {
-    if let Ok(puzzle) = &record.puzzle
-        && puzzle.shape() == bands::nine()
-    {
-        // A 9×9 is searched before its givens are checked (its search copes with clashing ones): a solution
-        // that passes the independent check keeps every given and repeats no value, which proves them. Any
-        // other outcome has them checked, so a clash is named as before.
-        let answer = from_outcome(
-            record.line,
-            puzzle,
-            solver.solve(puzzle, mode.limit()),
-            mode,
-        );
-        return match answer {
-            Answer::Solved { .. } => answer,
-            _ => check_givens(puzzle).map_or_else(|kind| invalid(record.line, kind), |()| answer),
-        };
+    let puzzle = match &record.puzzle {
+        Ok(puzzle) => puzzle,
+        Err(e) => return Answer::Invalid(e.clone()),
+    };
+    // A 9×9 is searched before its givens are checked (its search copes with clashing ones): a solution that
+    // passes the independent check keeps every given and repeats no value, which proves them. Any other outcome
+    // has them checked, so a clash is named as before. Other shapes are checked first.
+    let searched_first = puzzle.shape() == bands::nine();
+    if !searched_first && let Err(kind) = check_givens(puzzle) {
+        return invalid(record.line, kind);
     }
-    match ready_for_solver(record) {
-        Err(answer) => answer,
-        Ok(puzzle) => from_outcome(
-            record.line,
-            puzzle,
-            solver.solve(puzzle, mode.limit()),
-            mode,
-        ),
+    let answer = from_outcome(
+        record.line,
+        puzzle,
+        solver.solve(puzzle, mode.limit()),
+        mode,
+    );
+    match answer {
+        Answer::Solved { .. } => answer,
+        _ if searched_first => {
+            check_givens(puzzle).map_or_else(|kind| invalid(record.line, kind), |()| answer)
+        }
+        _ => answer,
     }
 }
 
