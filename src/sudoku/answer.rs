@@ -282,7 +282,7 @@ mod tests {
         // after guessing, depending on the cell.
         let empty = (0..81).filter(|&c| puzzle.cells()[c] == 0).take(40);
         for (k, cell) in empty.enumerate() {
-            let row = cell / 9 * 9..cell / 9 * 9 + 9;
+            let mut row = cell / 9 * 9..cell / 9 * 9 + 9;
             let Some(given) = row.find(|&c| puzzle.cells()[c] != 0) else {
                 continue;
             };
