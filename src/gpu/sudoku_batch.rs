@@ -19,7 +19,7 @@ use crate::sudoku::answer::{Mode, answer, checked_or_solved, from_outcome, ready
 use crate::sudoku::bands;
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::solver::Outcome;
-use crate::sudoku::{Grid, Solver, with_thread_solver};
+use crate::sudoku::{BoxShape, Grid, Solver, with_thread_solver};
 
 /// The compiled Sudoku kernels: one for 9×9, one for every other shape.
 pub struct SudokuKernels {
@@ -216,20 +216,31 @@ pub async fn answer_chunk<R: Borrow<Record> + Sync>(
     Ok((answers, report))
 }
 
-/// The puzzles when every record holds a readable one and all are of one shape, in one pass over the records on
-/// every core natively (they are the chunk's largest array, and cold by now).
+/// The puzzles when every record holds a readable one and all are of one shape, in one pass on every core
+/// natively.
 fn one_shape<R: Borrow<Record> + Sync>(records: &[R]) -> Option<Vec<&Grid>> {
+    fn of_shape(r: &Record, shape: BoxShape) -> Option<&Grid> {
+        r.puzzle.as_ref().ok().filter(|p| p.shape() == shape)
+    }
     let shape = records.first()?.borrow().puzzle.as_ref().ok()?.shape();
-    // Each record's puzzle written in its place on every core; the pointers then checked and moved on one
-    // (an eighth of the records' bytes).
-    let found: Vec<Option<&Grid>> = map_each(records, |r| {
-        let puzzle = r.borrow().puzzle.as_ref().ok();
-        puzzle.filter(|p| p.shape() == shape)
-    });
-    found
+    // Asked first, then collected: collecting `Option`s straight into `Option<Vec>` cannot write each item in
+    // its place, so rayon gathers pieces and copies them together.
+    #[cfg(not(target_arch = "wasm32"))]
+    let every = {
+        use rayon::prelude::*;
+        records
+            .par_iter()
+            .all(|r| of_shape(r.borrow(), shape).is_some())
+    };
+    #[cfg(target_arch = "wasm32")]
+    let every = records
         .iter()
-        .all(Option::is_some)
-        .then(|| found.into_iter().flatten().collect())
+        .all(|r| of_shape(r.borrow(), shape).is_some());
+    every.then(|| {
+        map_each(records, |r| {
+            of_shape(r.borrow(), shape).expect("checked above")
+        })
+    })
 }
 
 /// An answer from a lane kernel's result (its count, whether it was handed back, its first solution), checked
