@@ -1,10 +1,9 @@
 //! Uniqueness checks in GPU batches, for the generator ([`crate::sudoku::generator::make_batch`]): every
 //! proposal of a round counted to two on the Sudoku kernel of its shape, with the generator's own guess budget.
 
-use super::GpuContext;
-use super::GpuError;
 use super::sudoku_batch::SudokuKernels;
 use super::sudoku_fork::{ForkConfig, ForkStats};
+use super::{GpuContext, GpuError, map_index};
 use crate::sudoku::generator::{unique_on_cpu, uniqueness_budget};
 use crate::sudoku::{Grid, verify};
 
@@ -54,21 +53,10 @@ pub async fn unique_batch(
         })
         .collect();
     let on_cpu = kernel_verdicts.iter().filter(|v| v.is_none()).count() as u64;
-    let decide = |(verdict, puzzle): (&Option<bool>, &Grid)| {
-        verdict.unwrap_or_else(|| unique_on_cpu(puzzle))
-    };
     // A handed-back check can take the CPU a second (a 25×25): natively they run on every core.
-    #[cfg(not(target_arch = "wasm32"))]
-    let verdicts = {
-        use rayon::prelude::*;
-        kernel_verdicts
-            .par_iter()
-            .zip(puzzles)
-            .map(decide)
-            .collect()
-    };
-    #[cfg(target_arch = "wasm32")]
-    let verdicts = kernel_verdicts.iter().zip(puzzles).map(decide).collect();
+    let verdicts = map_index(puzzles.len(), |i| {
+        kernel_verdicts[i].unwrap_or_else(|| unique_on_cpu(&puzzles[i]))
+    });
     Ok(Checked {
         verdicts,
         stats,
