@@ -112,10 +112,9 @@ impl Grid {
 
     /// The grid as one line of N² symbols, `.` for empty.
     pub fn to_line(&self, symbols: Symbols) -> String {
-        self.cells
-            .iter()
-            .map(|&v| char::from(symbols.write(v)))
-            .collect()
+        // Bytes first, in one allocation of the exact size (a `char` at a time grew the string as it went).
+        let bytes = self.cells.iter().map(|&v| symbols.write(v)).collect();
+        String::from_utf8(bytes).expect("every symbol is ASCII")
     }
 }
 

@@ -49,6 +49,18 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// [`Answer::status`] for the common answers, without making a string (`None` for the others).
+    fn short_status(&self) -> Option<&'static str> {
+        match self {
+            Answer::Solved { count: None, .. } => Some("solved"),
+            Answer::Solved {
+                count: Some((1, false)),
+                ..
+            } => Some("unique"),
+            _ => None,
+        }
+    }
+
     /// A short status: `solved`, `unique`, `2+ solutions`, `no solution`, or the error.
     pub fn status(&self) -> String {
         match self {
@@ -163,26 +175,34 @@ impl<W: Write> Writer<W> {
                     CSV_HEADER
                 })?;
             }
-            let puzzle = puzzle.map(|p| p.to_line(self.symbols)).unwrap_or_default();
-            let solution = match answer {
-                Answer::Solved { solution, .. } => solution.to_line(self.symbols),
-                _ => String::new(),
-            };
-            // Statuses may hold commas (error messages): quote them.
-            let status = answer.status().replace('"', "'");
-            if !self.graded {
-                return writeln!(self.out, "{puzzle},{solution},\"{status}\"");
+            // The row is put together in one buffer and written at once: a CSV of a million rows is written
+            // on the Batch page's thread too, where a string per field was a fifth of the page's work.
+            let mut row: smallvec::SmallVec<[u8; 256]> = smallvec::SmallVec::new();
+            if let Some(p) = puzzle {
+                row.extend(p.cells().iter().map(|&v| self.symbols.write(v)));
             }
+            row.push(b',');
+            if let Answer::Solved { solution, .. } = answer {
+                row.extend(solution.cells().iter().map(|&v| self.symbols.write(v)));
+            }
+            // Statuses may hold commas (error messages): quote them.
+            row.extend_from_slice(b",\"");
+            match answer.short_status() {
+                Some(status) => row.extend_from_slice(status.as_bytes()),
+                None => row.extend_from_slice(answer.status().replace('"', "'").as_bytes()),
+            }
+            row.push(b'"');
+            if !self.graded {
+                row.push(b'\n');
+                return self.out.write_all(&row);
+            }
+            self.out.write_all(&row)?;
             let (grade, score) = match grade {
                 Some(Ok((name, score))) => (name.to_string(), score.to_string()),
                 Some(Err(why)) => (format!("not rated: {why}"), String::new()),
                 None => (String::new(), String::new()),
             };
-            return writeln!(
-                self.out,
-                "{puzzle},{solution},\"{status}\",\"{}\",{score}",
-                grade.replace('"', "'")
-            );
+            return writeln!(self.out, ",\"{}\",{score}", grade.replace('"', "'"));
         }
         let multi_line = self.format != Format::Line;
         if multi_line && !first {
