@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
 use crate::queens::{self, Classes, prefix};
-use crate::sudoku::answer::{Mode, checked_or_solved, ready_for_solver};
+use crate::sudoku::answer::{Mode, checked_or_solved_unchecked};
 use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::generator::Request;
 use crate::sudoku::learn_protocol::{self, MadePuzzle, Rated};
@@ -298,11 +298,13 @@ pub async fn solve(
 ) -> Option<Result<(Vec<Answer>, SharesReport), Cancelled>> {
     let pool = pool()?;
     let mut answers: Vec<Option<Answer>> = vec![None; records.len()];
-    // Clashing or unreadable puzzles are answered here; the rest are shared out in contiguous runs.
+    // Unreadable puzzles are answered here; the rest are shared out in contiguous runs. Their givens are checked
+    // only where no checked solution comes back (a solution proves them), which saves this thread a pass over
+    // every puzzle.
     let mut valid: Vec<(usize, &Grid)> = Vec::new();
     for (i, record) in records.iter().enumerate() {
-        match ready_for_solver(record) {
-            Err(answer) => answers[i] = Some(answer),
+        match &record.puzzle {
+            Err(e) => answers[i] = Some(Answer::Invalid(e.clone())),
             Ok(grid) => valid.push((i, grid)),
         }
     }
@@ -339,8 +341,9 @@ pub async fn solve(
             // Every worker result goes through the same independent check as any other engine's; a missing
             // one is solved here.
             let outcome = outcomes.get(k).cloned().flatten();
+            let line = records[i].line;
             answers[i] =
-                Some(checked_or_solved(records[i].line, grid, outcome, mode, &mut solver).0);
+                Some(checked_or_solved_unchecked(line, grid, outcome, mode, &mut solver).0);
         }
     }
     let answers = answers

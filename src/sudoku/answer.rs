@@ -146,6 +146,30 @@ pub fn checked_or_solved(
     }
 }
 
+/// [`checked_or_solved`] for a puzzle handed over before its givens were checked, as [`answer`] does for a
+/// 9×9: a solution that passes the independent check proves them; any other result has them checked first, so
+/// a clash is named as [`ready_for_solver`] names it.
+pub fn checked_or_solved_unchecked(
+    line: usize,
+    puzzle: &Grid,
+    outcome: Option<Outcome>,
+    mode: Mode,
+    cpu: &mut Solver,
+) -> (Answer, bool) {
+    let outcome = match outcome {
+        Some(found) if found.solution.is_some() => match from_outcome(line, puzzle, found, mode) {
+            answer @ Answer::Solved { .. } => return (answer, false),
+            // A solution the check rejects: solved again below, once the givens are known to be sound.
+            _ => None,
+        },
+        other => other,
+    };
+    if let Err(kind) = check_givens(puzzle) {
+        return (invalid(line, kind), false);
+    }
+    checked_or_solved(line, puzzle, outcome, mode, cpu)
+}
+
 /// Turns a solver's outcome (from any engine) into an answer, after checking its solution independently.
 pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) -> Answer {
     let Some(solution) = outcome.solution else {
@@ -220,6 +244,7 @@ pub fn invalid(line: usize, kind: ErrorKind) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::symbols::Symbols;
     use crate::sudoku::{BoxShape, generate};
 
     #[test]
@@ -300,6 +325,55 @@ mod tests {
                 };
                 assert!(matches!(strict, Answer::Invalid(_)), "cell {cell}");
                 assert_eq!(answer(&record, &mut solver, mode), strict, "cell {cell}");
+            }
+        }
+    }
+
+    #[test]
+    fn another_engines_results_for_unchecked_givens_are_checked_as_before() {
+        use crate::sudoku::worker_protocol::{read_reply, request, serve};
+        let mut solver = Solver::new();
+        let mut answers = |puzzle: &Grid, reply: &str, mode: Mode| {
+            let outcome = read_reply(reply, &[puzzle]).remove(0);
+            checked_or_solved_unchecked(4, puzzle, outcome, mode, &mut solver)
+        };
+        for side in [9, 6] {
+            let shape = BoxShape::for_side(side).unwrap();
+            let (puzzle, solution) = generate::puzzle(shape, 11, 0.5);
+            let mode = Mode::Count(2);
+            // What a worker says, taken as it comes.
+            let reply = serve(&request(2, 0, &[&puzzle]), &mut Solver::new());
+            let (answer, on_page) = answers(&puzzle, &reply, mode);
+            assert!(!on_page);
+            assert!(matches!(answer, Answer::Solved { solution: ref s, .. } if *s == solution));
+            // A wrong solution (two digits swapped) is rejected and the puzzle solved here; none at all too.
+            let mut wrong = solution.cells().to_vec();
+            wrong.swap(0, 1);
+            let wrong = Grid::new(shape, &wrong).unwrap().to_line(Symbols::Standard);
+            for reply in [format!("S 1 0 {wrong}"), "garbled".to_string()] {
+                let (again, on_page) = answers(&puzzle, &reply, mode);
+                assert!(on_page, "{reply}");
+                assert_eq!(again, answer, "{reply}");
+            }
+            // Clashing givens: named as the strict path names them, whatever came back.
+            let mut cells = puzzle.cells().to_vec();
+            let given = (0..side).find(|&c| cells[c] != 0).unwrap();
+            let empty = (0..side).find(|&c| cells[c] == 0).unwrap();
+            cells[empty] = cells[given];
+            let clashing = Grid::new(shape, &cells).unwrap();
+            let record = Record {
+                line: 4,
+                puzzle: Ok(clashing.clone()),
+                given_solution: None,
+            };
+            let strict = ready_for_solver(&record).unwrap_err();
+            let reply = serve(&request(2, 0, &[&clashing]), &mut Solver::new());
+            for reply in [reply.as_str(), "N", "garbled"] {
+                assert_eq!(
+                    answers(&clashing, reply, mode),
+                    (strict.clone(), false),
+                    "{reply}"
+                );
             }
         }
     }

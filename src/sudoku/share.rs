@@ -137,7 +137,11 @@ fn plain_nine(text: &str) -> Option<Grid> {
 /// [`plain_nine`] without the check that no two givens clash: for a caller that finds a clash another way
 /// (a search finds no solution) and then decodes the text again for its message.
 pub(crate) fn plain_nine_unchecked(text: &str) -> Option<Grid> {
-    let cells = text.strip_prefix("3x3-")?.as_bytes();
+    nine_cells_unchecked(text.strip_prefix("3x3-")?.as_bytes())
+}
+
+/// The 81 cells of [`plain_nine_unchecked`]'s text, digits and dots, without the shape before them.
+pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
     if cells.len() != 81 {
         return None;
     }
