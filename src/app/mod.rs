@@ -1,6 +1,7 @@
 //! The Forkboard web app (Leptos, client-side, wasm32 only): pages, the browser engines, persistence.
 
 mod about_page;
+mod batch_job;
 mod batch_page;
 mod browser;
 mod chart_view;
