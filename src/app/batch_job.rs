@@ -36,6 +36,9 @@ const PREVIEW: usize = 10;
 /// Output held in wasm memory before it leaves as a Blob. Each Blob is a round trip to the browser's process:
 /// two per slice of 2,000 puzzles (a thousand for a million) took about a sixth of the page's busy time.
 const BLOB_BYTES: usize = 4 << 20;
+/// Milliseconds between progress readings: each redraws part of the page, and slices come every few
+/// milliseconds.
+const PROGRESS_MS: f64 = 100.0;
 /// Invalid puzzles listed by line (the count covers them all).
 const INVALID_SHOWN: usize = 100;
 
@@ -342,6 +345,7 @@ pub(super) async fn run(
     let mut output = Output::new(format, job.graded);
     // The slice answered last, waiting to be written.
     let mut answered: Option<Answered> = None;
+    let mut shown_at = f64::NEG_INFINITY;
     let mut cancelled = false;
     loop {
         if cancel.get_untracked() {
@@ -369,12 +373,16 @@ pub(super) async fn run(
             // A task boundary first: the new slice's task sends it out before this one writes.
             TimeoutFuture::new(0).await;
             output.write(last);
-            let seconds = (now_ms() - started) / 1000.0;
-            progress.set((
-                output.tally.puzzles,
-                reader.get_mut().consumed as f64 / size.max(1.0),
-                output.tally.puzzles as f64 / seconds.max(1e-9),
-            ));
+            let now = now_ms();
+            if now - shown_at >= PROGRESS_MS {
+                shown_at = now;
+                let seconds = (now - started) / 1000.0;
+                progress.set((
+                    output.tally.puzzles,
+                    reader.get_mut().consumed as f64 / size.max(1.0),
+                    output.tally.puzzles as f64 / seconds.max(1e-9),
+                ));
+            }
         }
         let Some(answering) = answering else {
             break;
