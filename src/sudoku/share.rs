@@ -183,6 +183,23 @@ mod tests {
     }
 
     #[test]
+    fn a_request_is_its_puzzles_share_texts_line_by_line() {
+        // Runs of one shape and changes of shape, as a request may hold them.
+        let grids: Vec<Grid> = ["3x3", "3x3", "2x3", "3x3", "5x5", "5x5"]
+            .iter()
+            .enumerate()
+            .map(|(k, shape)| generate::puzzle(shape.parse().unwrap(), k as u64, 0.5).0)
+            .collect();
+        let puzzles: Vec<&Grid> = grids.iter().collect();
+        let lines: Vec<String> = grids.iter().map(encode).collect();
+        assert_eq!(
+            request_lines("2 0".into(), &puzzles),
+            format!("2 0\n{}", lines.join("\n"))
+        );
+        assert_eq!(request_lines("1 5".into(), &[]), "1 5");
+    }
+
+    #[test]
     fn pencil_marks_travel_in_links_of_every_size() {
         for shape in ["2x2", "3x3", "4x4", "5x5"] {
             let shape: BoxShape = shape.parse().unwrap();
