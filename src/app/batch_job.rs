@@ -45,20 +45,29 @@ const INVALID_SHOWN: usize = 100;
 /// The finished job.
 #[derive(Clone)]
 pub(super) struct Finished {
+    /// What the answers were, counted.
     pub tally: Tally,
+    /// The first invalid puzzles' messages, each naming its line.
     pub invalid: Vec<String>,
+    /// The first answers, by line.
     pub preview: Vec<(usize, String)>,
     /// The page's wasm memory at the end: it only grows, so this is the peak.
     pub memory_bytes: f64,
+    /// From Run to the end.
     pub seconds: f64,
+    /// The engines that answered, joined.
     pub engine: String,
+    /// The solutions in the input's layout, as an object URL, and the name to save them under.
     pub solutions_url: String,
     pub solutions_name: String,
+    /// The CSV of puzzles, solutions and statuses, likewise.
     pub csv_url: String,
     pub csv_name: String,
+    /// Cancel was pressed (the answers so far are kept).
     pub cancelled: bool,
     /// Why reading the file stopped early, if it did (everything read before is answered).
     pub read_error: Option<String>,
+    /// Solutions were counted (uniqueness), not only found.
     pub counting: bool,
 }
 
@@ -111,7 +120,9 @@ impl BufRead for Feed {
 
 /// Where a job's text comes from: a file read in pieces, or the text box.
 pub(super) enum Source {
+    /// A dropped or chosen file.
     File(web_sys::File),
+    /// The text box's contents.
     Text(String),
 }
 
@@ -144,7 +155,9 @@ async fn top_up(feed: &mut Feed, file: &web_sys::File, offset: &mut f64) -> Resu
 /// What a job is asked to do.
 #[derive(Clone, Copy)]
 pub(super) struct Job {
+    /// First solution, or a count.
     pub mode: Mode,
+    /// The engine asked for.
     pub wanted: Preference,
     /// Grade columns in the CSV.
     pub graded: bool,
