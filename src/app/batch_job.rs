@@ -305,7 +305,8 @@ impl Output {
         self.kept.extend(chunk.into_iter().take(room));
     }
 
-    /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes.
+    /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes
+    /// (0: whatever it holds, at the end).
     fn hand_over(&mut self, at_least: usize) {
         for (writer, parts) in [
             (&mut self.out, &self.out_parts),
@@ -418,22 +419,19 @@ pub(super) async fn run(
     }
     // The tail of the job in steps of its own, each a task of a few milliseconds.
     TimeoutFuture::new(0).await;
+    output.hand_over(0);
     let Output {
         tally,
         invalid,
         preview,
         kept,
         engines,
-        mut out,
-        mut csv,
         out_parts,
         csv_parts,
+        ..
     } = output;
     loaded::keep(&name, kept);
     TimeoutFuture::new(0).await;
-    for (writer, parts) in [(&mut out, &out_parts), (&mut csv, &csv_parts)] {
-        parts.push(&blob(&std::mem::take(writer.get_mut())));
-    }
     let solutions_url = object_url(&out_parts);
     TimeoutFuture::new(0).await;
     let csv_url = object_url(&csv_parts);
