@@ -113,7 +113,8 @@ impl Grid {
     /// The grid as one line of N² symbols, `.` for empty.
     pub fn to_line(&self, symbols: Symbols) -> String {
         // Bytes first, in one allocation of the exact size (a `char` at a time grew the string as it went).
-        let bytes = self.cells.iter().map(|&v| symbols.write(v)).collect();
+        let mut bytes = Vec::with_capacity(self.cells.len());
+        symbols.extend(&mut bytes, &self.cells);
         String::from_utf8(bytes).expect("every symbol is ASCII")
     }
 }

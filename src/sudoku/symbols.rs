@@ -111,6 +111,27 @@ impl Symbols {
         }
     }
 
+    /// Appends the symbols of `cells` (values 0..=35) to `out`. Each symbol is the value plus an offset chosen
+    /// by comparisons, not a `match`, so the loop has no branch and the compiler vectorises it: formatting
+    /// every solution of a file is a fifth of a piece's time written a cell at a time.
+    pub fn extend(self, out: &mut Vec<u8>, cells: &[u8]) {
+        // The offsets taking a value to its symbol: 0 → '.', then the digits, then the letters.
+        let (empty, digits, last_digit, letters) = match self {
+            Symbols::Standard => (b'.', b'0', 9, b'A'.wrapping_sub(10)),
+            Symbols::Hex => (b'.', b'0'.wrapping_sub(1), 10, b'A'.wrapping_sub(11)),
+        };
+        out.extend(cells.iter().map(|&v| {
+            let offset = if v == 0 {
+                empty
+            } else if v <= last_digit {
+                digits
+            } else {
+                letters
+            };
+            v.wrapping_add(offset)
+        }));
+    }
+
     /// Whether this alphabet can write every value of a grid of side `side`.
     pub fn fits(self, side: usize) -> bool {
         match self {
@@ -135,6 +156,18 @@ mod tests {
         assert_eq!(Symbols::Standard.read(b'A', 9), Cell::Bad);
         assert_eq!(Symbols::Standard.read(b'0', 9), Cell::Empty);
         assert_eq!(Symbols::Standard.read(b'#', 9), Cell::Bad);
+    }
+
+    #[test]
+    fn a_run_of_cells_is_written_as_each_cell_is() {
+        for (symbols, last) in [(Symbols::Standard, 35u8), (Symbols::Hex, 16)] {
+            let cells: Vec<u8> = (0..=last).chain((0..=last).rev()).collect();
+            let mut out = b"kept".to_vec();
+            symbols.extend(&mut out, &cells);
+            let each: Vec<u8> = cells.iter().map(|&v| symbols.write(v)).collect();
+            assert_eq!(out[..4], *b"kept");
+            assert_eq!(out[4..], each[..], "{symbols:?}");
+        }
     }
 
     #[test]

@@ -118,6 +118,8 @@ pub struct Writer<W> {
     symbols: Symbols,
     written: usize,
     graded: bool,
+    /// A row put together before it is written at once, kept between rows so that no row allocates.
+    row: Vec<u8>,
 }
 
 impl<W: Write> Writer<W> {
@@ -129,6 +131,7 @@ impl<W: Write> Writer<W> {
             symbols,
             written: 0,
             graded: false,
+            row: Vec::new(),
         }
     }
 
@@ -142,6 +145,7 @@ impl<W: Write> Writer<W> {
             symbols,
             written: 1,
             graded: false,
+            row: Vec::new(),
         }
     }
 
@@ -177,13 +181,14 @@ impl<W: Write> Writer<W> {
             }
             // The row is put together in one buffer and written at once: a CSV of a million rows is written
             // on the Batch page's thread too, where a string per field was a fifth of the page's work.
-            let mut row: smallvec::SmallVec<[u8; 256]> = smallvec::SmallVec::new();
+            let row = &mut self.row;
+            row.clear();
             if let Some(p) = puzzle {
-                row.extend(p.cells().iter().map(|&v| self.symbols.write(v)));
+                self.symbols.extend(row, p.cells());
             }
             row.push(b',');
             if let Answer::Solved { solution, .. } = answer {
-                row.extend(solution.cells().iter().map(|&v| self.symbols.write(v)));
+                self.symbols.extend(row, solution.cells());
             }
             // Statuses may hold commas (error messages): quote them.
             row.extend_from_slice(b",\"");
@@ -194,9 +199,9 @@ impl<W: Write> Writer<W> {
             row.push(b'"');
             if !self.graded {
                 row.push(b'\n');
-                return self.out.write_all(&row);
+                return self.out.write_all(row);
             }
-            self.out.write_all(&row)?;
+            self.out.write_all(row)?;
             let (grade, score) = match grade {
                 Some(Ok((name, score))) => (name.to_string(), score.to_string()),
                 Some(Err(why)) => (format!("not rated: {why}"), String::new()),
@@ -251,14 +256,11 @@ impl<W: Write> Writer<W> {
         Ok(self.out)
     }
 
-    /// The cells as one line of symbols, without a line end (on the stack up to 9×9: most answers are that).
+    /// The cells as one line of symbols, without a line end.
     fn write_cells(&mut self, grid: &Grid) -> io::Result<()> {
-        let line: smallvec::SmallVec<[u8; 81]> = grid
-            .cells()
-            .iter()
-            .map(|&v| self.symbols.write(v))
-            .collect();
-        self.out.write_all(&line)
+        self.row.clear();
+        self.symbols.extend(&mut self.row, grid.cells());
+        self.out.write_all(&self.row)
     }
 
     fn write_block(&mut self, grid: &Grid) -> io::Result<()> {
