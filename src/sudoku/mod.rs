@@ -11,6 +11,7 @@ pub mod grid;
 pub mod learn_protocol;
 pub mod logic;
 mod nine;
+pub mod piece_protocol;
 pub mod print;
 pub mod rng;
 pub mod shape;

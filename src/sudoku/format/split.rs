@@ -62,6 +62,80 @@ impl Piece {
         }
     }
 
+    /// The piece's records without giving the piece up (as [`Piece::records`]).
+    pub fn records_here(&self, options: ReadOptions) -> Vec<Record> {
+        match &self.body {
+            Body::Text {
+                text,
+                format,
+                columns,
+                lines_before,
+            } => Reader::resume(&text[..], options, *format, *columns, *lines_before).collect(),
+            Body::Records(records) => records.clone(),
+        }
+    }
+
+    /// The piece as bytes that [`Piece::from_wire`] turns back into it on another thread or in a Web Worker:
+    /// a line `FORMAT LINES_BEFORE COLUMNS` (COLUMNS `-` before a CSV header is read, else `PUZZLE:SOLUTION`
+    /// with `-` for no solution column), then the text. `None` for records already read here, which have no
+    /// text to send.
+    pub fn to_wire(&self, out: &mut Vec<u8>) -> Option<()> {
+        let Body::Text {
+            text,
+            format,
+            columns,
+            lines_before,
+        } = &self.body
+        else {
+            return None;
+        };
+        let columns = match columns {
+            None => "-".to_string(),
+            Some(c) => match c.solution {
+                Some(s) => format!("{}:{s}", c.puzzle),
+                None => format!("{}:-", c.puzzle),
+            },
+        };
+        out.extend_from_slice(format!("{format} {lines_before} {columns}\n").as_bytes());
+        out.extend_from_slice(text);
+        Some(())
+    }
+
+    /// A piece from [`Piece::to_wire`]'s bytes; `None` when its first line is not such a line.
+    pub fn from_wire(mut wire: Vec<u8>) -> Option<Piece> {
+        let head_end = wire.iter().position(|&b| b == b'\n')?;
+        let head = std::str::from_utf8(&wire[..head_end]).ok()?;
+        let mut fields = head.split(' ');
+        let format: Format = fields.next()?.parse().ok()?;
+        let lines_before = fields.next()?.parse().ok()?;
+        let columns = match fields.next()? {
+            "-" => None,
+            pair => {
+                let (puzzle, solution) = pair.split_once(':')?;
+                Some(CsvColumns {
+                    puzzle: puzzle.parse().ok()?,
+                    solution: match solution {
+                        "-" => None,
+                        s => Some(s.parse().ok()?),
+                    },
+                })
+            }
+        };
+        if fields.next().is_some() {
+            return None;
+        }
+        wire.drain(..=head_end);
+        Some(Piece {
+            bytes: wire.len(),
+            body: Body::Text {
+                text: wire,
+                format,
+                columns,
+                lines_before,
+            },
+        })
+    }
+
     /// The piece's records, in input order, numbered by their lines in the whole input.
     pub fn records(self, options: ReadOptions) -> Vec<Record> {
         match self.body {
@@ -152,6 +226,16 @@ impl<R: Read> Splitter<R> {
     /// The layout being read.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The input, e.g. to feed a source read a piece at a time. It must not run dry before its true end: an
+    /// empty read is taken as the end.
+    pub fn get_mut(&mut self) -> &mut R {
+        match &mut self.source {
+            Source::Raw(input) => input,
+            Source::Sequential(reader) => reader.get_mut().get_mut().inner.get_mut().1,
+            Source::Moving => unreachable!("the source is only moving inside go_sequential"),
+        }
     }
 
     /// The first I/O error, if reading stopped on one. Everything before its last whole line was handed out.
@@ -497,6 +581,46 @@ mod tests {
                 assert_eq!(got, expect, "{name} in pieces of {size} bytes");
             }
         }
+    }
+
+    #[test]
+    fn pieces_sent_as_bytes_read_back_as_the_same_records() {
+        let options = ReadOptions::default();
+        for (name, text) in layouts() {
+            for size in [1, 100, 1 << 20] {
+                let mut splitter = Splitter::new(text.as_bytes(), options);
+                let mut got = Vec::new();
+                while let Some(piece) = splitter.next_piece(size) {
+                    let here = piece.records_here(options);
+                    let mut wire = Vec::new();
+                    piece
+                        .to_wire(&mut wire)
+                        .expect("text pieces go on the wire");
+                    let back = Piece::from_wire(wire).expect("the wire form reads back");
+                    assert_eq!(back.bytes(), piece.bytes(), "{name}, {size}");
+                    let records = back.records(options);
+                    assert_eq!(records, here, "{name} in pieces of {size} bytes");
+                    got.extend(records);
+                }
+                assert_eq!(
+                    got,
+                    whole(text.as_bytes()),
+                    "{name} in pieces of {size} bytes"
+                );
+            }
+        }
+        assert!(
+            Piece::from_wire(b"line 0\nabc".to_vec()).is_none(),
+            "a line short of a field"
+        );
+        assert!(
+            Piece::from_wire(b"lines 0 -\nabc".to_vec()).is_none(),
+            "an unknown layout"
+        );
+        assert!(
+            Piece::from_wire(b"csv 3 2:x\nabc".to_vec()).is_none(),
+            "a column that is no number"
+        );
     }
 
     #[test]
