@@ -1,6 +1,7 @@
 // The Batch page: a 1,000-puzzle file with two broken lines, progress, stats, preview, and the downloaded
 // solutions checked line by line — with WebGPU on and off. Then Cancel in the middle of a long file: what was
-// answered before it is reported and downloadable, in order, and nothing after it.
+// answered before it is reported and downloadable, in order, and nothing after it. And block and CSV files of
+// several pieces, answered by the workers, come back byte for byte as whole files.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -119,4 +120,58 @@ describe("Cancel", () => {
     out.forEach((row, i) => assert.equal(row, all[i % all.length][1], `line ${i + 1}`));
     await context.close();
   });
+});
+
+describe("Layouts on the workers", () => {
+  let browser;
+  before(async () => {
+    browser = await launch(PROJECTS.find((p) => !p.webgpu));
+  });
+  after(async () => browser?.close());
+
+  // Files of several pieces (a piece is 128 KB), answered by the workers and put back together by the page:
+  // each output opens as a whole file does (a CSV header, no blank line before the first block).
+  const count = 3_000;
+  const rows = kaggleRows().slice(0, count);
+  const dotted = (puzzle) => puzzle.replaceAll("0", ".");
+  const cases = [
+    {
+      name: "blocks.in",
+      text: rows.map(([p]) => p.match(/.{9}/g).join("\n")).join("\n\n") + "\n",
+      saved: "blocks.sol",
+      expect: rows.map(([, s]) => s.match(/.{9}/g).join("\n") + "\n").join("\n"),
+    },
+    {
+      name: "rows.csv",
+      text: "quizzes,solutions\n" + rows.map(([p, s]) => `${p},${s}`).join("\n") + "\n",
+      saved: "rows.solved.csv",
+      expect: "quizzes,solutions,status\n" + rows.map(([p, s]) => `${dotted(p)},${s},"solved"\n`).join(""),
+    },
+  ];
+  for (const { name, text, saved, expect } of cases) {
+    test(`a ${name} file of ${count} puzzles comes back whole in its own layout`, async () => {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/batch`);
+      await enginesSettled(page);
+      await page.getByTestId("batch-engine").selectOption("cpu");
+      await page.getByTestId("file").setInputFiles(file);
+      await page.getByText(`${name} is loaded.`).waitFor();
+      await page.getByTestId("run").click();
+      await page.getByTestId("report").waitFor({ timeout: 120_000 });
+      assert.equal(await page.getByTestId("stat-solved").textContent(), String(count));
+      assert.match(await page.getByTestId("stat-engine").textContent(), /^CPU \(\d+ workers\)$/);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
+      assert.equal(download.suggestedFilename(), saved);
+      assert.equal(readFileSync(await download.path(), "utf8"), expect);
+      const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
+      const csvRows = readFileSync(await csv.path(), "utf8").trimEnd().split("\n");
+      assert.equal(csvRows[0], "quizzes,solutions,status");
+      assert.equal(csvRows.length, count + 1);
+      assert.equal(csvRows[count], `${dotted(rows[count - 1][0])},${rows[count - 1][1]},"solved"`);
+      await context.close();
+    });
+  }
 });

@@ -1,7 +1,8 @@
-//! The Batch page's job: the input read a few megabytes at a time, cut into slices of puzzles, each slice
-//! answered (on the workers or the GPU, never on the page's thread) while the one before it is tallied and
-//! written, and the output handed to the browser as Blobs a few megabytes at a time. So the page keeps
-//! answering, and its own memory holds a few pieces of the file and two slices whatever the file's length.
+//! The Batch page's job: the input read a few megabytes at a time and cut into pieces that the CPU workers
+//! read, answer and write themselves, or into slices of puzzles answered on the GPU (never on the page's
+//! thread) while the one before it is tallied and written; the output goes to the browser as Blobs a few
+//! megabytes at a time. So the page keeps answering, and its own memory holds a few pieces of the file and
+//! a few answered ones whatever the file's length.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -12,14 +13,19 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use super::batch_output::{Answered, Output, object_url};
 use super::browser::now_ms;
 use super::engine::{self, Preference};
+use super::workers::{PieceReply, SharesReport};
 use super::{loaded, workers};
+use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
-use crate::sudoku::format::{Answer, Format, GradeColumn, ReadOptions, Reader, Record, Writer};
+use crate::sudoku::format::{
+    Answer, Format, GradeColumn, Piece, ReadOptions, Reader, Record, Splitter,
+};
 use crate::sudoku::learn_protocol::Rated;
 use crate::sudoku::logic::Rating;
-use crate::sudoku::symbols::Symbols;
+use crate::sudoku::piece_protocol::{self, PieceJob, PieceWriter};
 
 /// Puzzles per CPU slice, shared out among the workers: large enough to keep them busy, small enough for
 /// progress to move and Cancel to act within a moment.
@@ -31,16 +37,9 @@ const GPU_FIRST_SLICE: usize = 1024;
 const GPU_SLICE_MS: f64 = 1000.0;
 /// Bounds of the GPU slice.
 const GPU_SLICES: (usize, usize) = (256, 65_536);
-/// Results shown in the preview.
-const PREVIEW: usize = 10;
-/// Output held in wasm memory before it leaves as a Blob. Each Blob is a round trip to the browser's process:
-/// two per slice of 2,000 puzzles (a thousand for a million) took about a sixth of the page's busy time.
-const BLOB_BYTES: usize = 4 << 20;
 /// Milliseconds between progress readings: each redraws part of the page, and slices come every few
 /// milliseconds.
 const PROGRESS_MS: f64 = 100.0;
-/// Invalid puzzles listed by line (the count covers them all).
-const INVALID_SHOWN: usize = 100;
 
 /// The finished job.
 #[derive(Clone)]
@@ -127,7 +126,7 @@ pub(super) enum Source {
 }
 
 /// Bytes read from a file at a time.
-const PIECE: f64 = 4.0 * 1024.0 * 1024.0;
+const FILE_READ: f64 = 4.0 * 1024.0 * 1024.0;
 /// Records are only taken while at least this much of the file is read ahead (or all of it is): the reader
 /// takes a dry input for the end, and no record (25 rows of at most 64 KiB) comes near it.
 const READ_AHEAD: usize = 8 * 1024 * 1024;
@@ -136,7 +135,7 @@ const READ_AHEAD: usize = 8 * 1024 * 1024;
 /// `offset` is how far the file has been read.
 async fn top_up(feed: &mut Feed, file: &web_sys::File, offset: &mut f64) -> Result<(), String> {
     while feed.ahead() < READ_AHEAD && *offset < file.size() {
-        let end = (*offset + PIECE).min(file.size());
+        let end = (*offset + FILE_READ).min(file.size());
         let piece = file
             .slice_with_f64_and_f64(*offset, end)
             .map_err(|_| "the browser refused a slice of the file".to_string())?;
@@ -197,16 +196,6 @@ async fn grade_columns(chunk: &[Record], answers: &[Answer]) -> Vec<Option<Grade
     columns
 }
 
-/// A slice answered: its records, their answers (and grades, for a graded CSV), the engine that answered, and
-/// how long that took.
-struct Answered {
-    chunk: Vec<Record>,
-    answers: Vec<Answer>,
-    grades: Vec<Option<GradeColumn>>,
-    engine: String,
-    ms: f64,
-}
-
 /// Answers `chunk` in a task of its own, so that this thread can write the slice before it meanwhile; `None`
 /// comes back when the job was cancelled.
 fn answer_slice(chunk: Vec<Record>, job: Job) -> oneshot::Receiver<Option<Answered>> {
@@ -236,92 +225,61 @@ fn answer_slice(chunk: Vec<Record>, job: Job) -> oneshot::Receiver<Option<Answer
     rx
 }
 
-/// What a job has written so far: the tallies, the preview, the two outputs (in memory until a Blob's worth)
-/// and the records kept for the Solve page.
-struct Output {
-    tally: Tally,
-    invalid: Vec<String>,
-    preview: Vec<(usize, String)>,
-    kept: Vec<Record>,
-    engines: Vec<String>,
-    out: Writer<Vec<u8>>,
-    csv: Writer<Vec<u8>>,
-    out_parts: js_sys::Array,
-    csv_parts: js_sys::Array,
+/// The file being read, how far, and why reading stopped early, if it did.
+struct Reading {
+    file: Option<web_sys::File>,
+    /// Bytes read so far.
+    offset: f64,
+    /// The input's bytes.
+    size: f64,
+    /// The first read error (the answers so far are kept).
+    error: Option<String>,
 }
 
-impl Output {
-    fn new(format: Format, graded: bool) -> Self {
-        let csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
-        Self {
-            tally: Tally::default(),
-            invalid: Vec::new(),
-            preview: Vec::new(),
-            kept: Vec::new(),
-            engines: Vec::new(),
-            out: Writer::new(Vec::new(), format, Symbols::Standard),
-            csv: if graded { csv.graded() } else { csv },
-            out_parts: js_sys::Array::new(),
-            csv_parts: js_sys::Array::new(),
+impl Reading {
+    /// Tops `feed` up from the file (see [`top_up`]), keeping the first error.
+    async fn top_up(&mut self, feed: &mut Feed) {
+        if let Some(file) = &self.file
+            && self.error.is_none()
+            && let Err(why) = top_up(feed, file, &mut self.offset).await
+        {
+            self.error = Some(why);
         }
     }
 
-    /// Tallies and writes an answered slice.
-    fn write(&mut self, answered: Answered) {
-        let Answered {
-            chunk,
-            answers,
-            grades,
-            engine,
-            ..
-        } = answered;
-        if !self.engines.contains(&engine) {
-            self.engines.push(engine);
-        }
-        for (k, (record, answer)) in chunk.iter().zip(&answers).enumerate() {
-            self.tally.add(answer);
-            if let Answer::Invalid(e) = answer
-                && self.invalid.len() < INVALID_SHOWN
-            {
-                self.invalid.push(e.to_string());
-            }
-            if self.preview.len() < PREVIEW {
-                let shown = match answer {
-                    Answer::Solved { solution, .. } => {
-                        format!("{} ({})", solution, answer.status())
-                    }
-                    other => other.status(),
-                };
-                self.preview.push((record.line, shown));
-            }
-            let puzzle = record.puzzle.as_ref().ok();
-            // Writing to memory cannot fail.
-            let _ = self.out.write(record.line, puzzle, answer);
-            let grade = grades.get(k).and_then(Option::as_ref);
-            let _ = self.csv.write_graded(record.line, puzzle, answer, grade);
-        }
-        self.hand_over(BLOB_BYTES);
-        let room = loaded::KEEP.saturating_sub(self.kept.len());
-        self.kept.extend(chunk.into_iter().take(room));
+    /// True once everything there is to read is in the feed: a reader may then run it dry.
+    fn whole(&self) -> bool {
+        self.file.as_ref().is_none_or(|f| self.offset >= f.size()) || self.error.is_some()
     }
+}
 
-    /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes
-    /// (0: whatever it holds, at the end).
-    fn hand_over(&mut self, at_least: usize) {
-        for (writer, parts) in [
-            (&mut self.out, &self.out_parts),
-            (&mut self.csv, &self.csv_parts),
-        ] {
-            if writer.get_mut().len() >= at_least {
-                parts.push(&blob(&std::mem::take(writer.get_mut())));
-            }
+/// Progress readings, at most one per [`PROGRESS_MS`].
+struct Shown {
+    progress: RwSignal<(u64, f64, f64)>,
+    started: f64,
+    at: f64,
+}
+
+impl Shown {
+    /// Shows `puzzles` answered and `consumed` of `size` bytes read, unless the last reading is too recent.
+    fn update(&mut self, puzzles: u64, consumed: usize, size: f64) {
+        let now = now_ms();
+        if now - self.at >= PROGRESS_MS {
+            self.at = now;
+            let seconds = (now - self.started) / 1000.0;
+            self.progress.set((
+                puzzles,
+                consumed as f64 / size.max(1.0),
+                puzzles as f64 / seconds.max(1e-9),
+            ));
         }
     }
 }
 
-/// Reads, answers and writes the whole job slice by slice, updating `progress` and obeying `cancel`. Each
-/// slice is answered while the one before it is written: the two take about as long on a 2-core machine (a
-/// slice of 2,000 easy puzzles: 2-4 ms on two workers, a few more here), so neither waits on the other.
+/// Reads, answers and writes the whole job, updating `progress` and obeying `cancel`: on the CPU workers a
+/// piece of the file at a time, read, answered and written by the workers themselves
+/// ([`answer_pieces`]); on the GPU (or on this page, where no worker starts) slice by slice
+/// ([`answer_slices`]).
 pub(super) async fn run(
     source: Source,
     name: String,
@@ -331,49 +289,191 @@ pub(super) async fn run(
 ) -> Finished {
     let started = now_ms();
     let mut feed = Feed::default();
-    let (file, size) = match source {
-        Source::File(file) => {
-            let size = file.size();
-            (Some(file), size)
-        }
+    let mut reading = match source {
+        Source::File(file) => Reading {
+            size: file.size(),
+            file: Some(file),
+            offset: 0.0,
+            error: None,
+        },
         Source::Text(text) => {
             let size = text.len() as f64;
             feed.push(text.into_bytes());
-            (None, size)
+            Reading {
+                file: None,
+                offset: 0.0,
+                size,
+                error: None,
+            }
         }
     };
-    // How far the file has been read, and the first read error (the answers so far are kept).
-    let mut offset = 0.0;
-    let mut read_error = None;
-    if let Some(file) = &file
-        && let Err(why) = top_up(&mut feed, file, &mut offset).await
-    {
-        read_error = Some(why);
+    reading.top_up(&mut feed).await;
+    let mut shown = Shown {
+        progress,
+        started,
+        at: f64::NEG_INFINITY,
+    };
+    let on_gpu = engine::gpu_ready() && job.wanted != Preference::Cpu;
+    let (output, cancelled) = if !on_gpu && workers::count() > 0 {
+        answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
+    } else {
+        answer_slices(feed, &mut reading, job, on_gpu, &mut shown, cancel).await
+    };
+    finish(output, &name, job, cancelled, reading.error, started).await
+}
+
+/// Bytes of the file in a piece for a worker: about 1,600 9×9 lines, tens of milliseconds of a worker's time
+/// on easy puzzles, so that progress moves and the workers' share evens out.
+const PIECE_BYTES: usize = 128 << 10;
+/// Pieces in flight per worker: one being answered and two waiting, so a worker never waits for the page.
+const PIECES_PER_WORKER: usize = 3;
+
+/// The CPU workers' way: the page cuts the file into pieces of whole records ([`Splitter`]) and sends each to
+/// a worker, which reads, answers and writes it ([`piece_protocol`]); the page keeps the parts in order and
+/// hands them to the browser as Blobs. The page's own work per puzzle is then only finding line ends.
+async fn answer_pieces(
+    feed: Feed,
+    reading: &mut Reading,
+    job: Job,
+    shown: &mut Shown,
+    cancel: RwSignal<bool>,
+) -> (Output, bool) {
+    let options = ReadOptions::default();
+    let mut splitter = Splitter::new(feed, options);
+    let piece_job = PieceJob {
+        mode: job.mode,
+        max_guesses: engine::max_guesses(),
+        format: splitter.format(),
+        graded: job.graded,
+    };
+    let workers = workers::count().max(1);
+    let mut output = Output::new(piece_job.format, job.graded);
+    let mut in_flight: VecDeque<oneshot::Receiver<Option<PieceReply>>> = VecDeque::new();
+    let (mut sent, mut ended, mut cancelled) = (0, false, false);
+    loop {
+        if cancel.get_untracked() {
+            cancelled = true;
+            break;
+        }
+        reading.top_up(splitter.get_mut()).await;
+        while !ended
+            && in_flight.len() < PIECES_PER_WORKER * workers
+            && (reading.whole() || splitter.get_mut().ahead() >= READ_AHEAD)
+        {
+            let Some(piece) = splitter.next_piece(PIECE_BYTES) else {
+                ended = true;
+                break;
+            };
+            let room = loaded::KEEP.saturating_sub(output.kept.len());
+            let keeping = room > 0;
+            if keeping {
+                output
+                    .kept
+                    .extend(piece.records_here(options).into_iter().take(room));
+            }
+            in_flight.push_back(answer_piece(piece, piece_job, sent % workers));
+            sent += 1;
+            if keeping {
+                // Reading the kept records took this thread a while: let the page breathe.
+                TimeoutFuture::new(0).await;
+            }
+        }
+        let Some(next) = in_flight.pop_front() else {
+            break;
+        };
+        let Some(piece) = next.await.ok().flatten() else {
+            cancelled = true;
+            break;
+        };
+        output.write_piece(piece);
+        shown.update(
+            output.tally.puzzles,
+            splitter.get_mut().consumed,
+            reading.size,
+        );
     }
+    // Pieces answered before a Cancel are still written, in order, up to the first that was not: nothing done
+    // is lost.
+    while let Some(next) = in_flight.pop_front() {
+        match next.await.ok().flatten() {
+            Some(piece) => output.write_piece(piece),
+            None => break,
+        }
+    }
+    output.engines = vec![engine::workers_engine(job.wanted, output.report)];
+    (output, cancelled)
+}
+
+/// Answers a piece in a task of its own (the page goes on cutting and writing meanwhile); `None` comes back
+/// when the job was cancelled. A piece of records the splitter had to read itself (blocks without blank lines)
+/// goes to the workers as puzzles and is written here.
+fn answer_piece(
+    piece: Piece,
+    job: PieceJob,
+    worker: usize,
+) -> oneshot::Receiver<Option<PieceReply>> {
+    let (tx, rx) = oneshot::channel();
+    spawn_local(async move {
+        let answered = match piece_protocol::request(&job, &piece) {
+            Some(request) => match workers::answer_piece(worker, request).await {
+                Some(Ok(reply)) => Some(reply),
+                Some(Err(workers::Cancelled)) => None,
+                // No worker after all: answered here.
+                None => Some(PieceReply::from_answered(
+                    piece_protocol::answer_piece(&job, piece, &mut Solver::new()),
+                    SharesReport::default(),
+                )),
+            },
+            None => {
+                let records = piece.records(ReadOptions::default());
+                match workers::solve(&records, job.mode, job.max_guesses).await {
+                    Some(Ok((answers, report))) => {
+                        let mut writer = PieceWriter::new(&job, &records);
+                        for (record, answer) in records.iter().zip(&answers) {
+                            writer.add(record, answer);
+                        }
+                        Some(PieceReply::from_answered(writer.finish(), report))
+                    }
+                    Some(Err(workers::Cancelled)) => None,
+                    None => Some(PieceReply::from_answered(
+                        piece_protocol::answer_records(&job, &records, &mut Solver::new()),
+                        SharesReport::default(),
+                    )),
+                }
+            }
+        };
+        let _ = tx.send(answered);
+    });
+    rx
+}
+
+/// The GPU's way (and the page's own, where no worker starts): slices of records read here, each answered
+/// while the one before it is tallied and written. The two take about as long on a 2-core machine (a slice of
+/// 2,000 easy puzzles: 2-4 ms on two workers, a few more here), so neither waits on the other.
+async fn answer_slices(
+    feed: Feed,
+    reading: &mut Reading,
+    job: Job,
+    on_gpu: bool,
+    shown: &mut Shown,
+    cancel: RwSignal<bool>,
+) -> (Output, bool) {
     let mut reader = Reader::new(feed, ReadOptions::default());
-    let format = reader.format();
     // GPU slices are sized to this adapter when the GPU may be used (Auto still sends a small last slice to
     // the CPU); the CPU's are fixed and small, so progress moves.
-    let on_gpu = engine::gpu_ready() && job.wanted != Preference::Cpu;
     let mut slice = if on_gpu { GPU_FIRST_SLICE } else { CPU_SLICE };
-    let mut output = Output::new(format, job.graded);
+    let mut output = Output::new(reader.format(), job.graded);
     // The slice answered last, waiting to be written.
     let mut answered: Option<Answered> = None;
-    let mut shown_at = f64::NEG_INFINITY;
     let mut cancelled = false;
     loop {
         if cancel.get_untracked() {
             cancelled = true;
             break;
         }
-        if let Some(file) = &file
-            && read_error.is_none()
-            && let Err(why) = top_up(reader.get_mut(), file, &mut offset).await
-        {
-            read_error = Some(why);
-        }
+        reading.top_up(reader.get_mut()).await;
         // Records are taken while enough of the file is read ahead: a dry feed would read as the end.
-        let whole = file.as_ref().is_none_or(|f| offset >= f.size()) || read_error.is_some();
+        let whole = reading.whole();
         let mut chunk: Vec<Record> = Vec::new();
         while chunk.len() < slice && (whole || reader.get_mut().ahead() >= READ_AHEAD) {
             match reader.next() {
@@ -387,16 +487,11 @@ pub(super) async fn run(
             // A task boundary first: the new slice's task sends it out before this one writes.
             TimeoutFuture::new(0).await;
             output.write(last);
-            let now = now_ms();
-            if now - shown_at >= PROGRESS_MS {
-                shown_at = now;
-                let seconds = (now - started) / 1000.0;
-                progress.set((
-                    output.tally.puzzles,
-                    reader.get_mut().consumed as f64 / size.max(1.0),
-                    output.tally.puzzles as f64 / seconds.max(1e-9),
-                ));
-            }
+            shown.update(
+                output.tally.puzzles,
+                reader.get_mut().consumed,
+                reading.size,
+            );
         }
         let Some(answering) = answering else {
             break;
@@ -417,10 +512,23 @@ pub(super) async fn run(
     if let Some(last) = answered.take() {
         output.write(last);
     }
-    // The tail of the job in steps of its own, each a task of a few milliseconds.
+    (output, cancelled)
+}
+
+/// The tail of a job, in steps of their own, each a task of a few milliseconds: the last output handed over,
+/// the records kept for the Solve page, the downloads made.
+async fn finish(
+    mut output: Output,
+    name: &str,
+    job: Job,
+    cancelled: bool,
+    read_error: Option<String>,
+    started: f64,
+) -> Finished {
     TimeoutFuture::new(0).await;
     output.hand_over(0);
     let Output {
+        format,
         tally,
         invalid,
         preview,
@@ -430,7 +538,7 @@ pub(super) async fn run(
         csv_parts,
         ..
     } = output;
-    loaded::keep(&name, kept);
+    loaded::keep(name, kept);
     TimeoutFuture::new(0).await;
     let solutions_url = object_url(&out_parts);
     TimeoutFuture::new(0).await;
@@ -438,7 +546,7 @@ pub(super) async fn run(
     TimeoutFuture::new(0).await;
     let stem = name
         .rsplit_once('.')
-        .map_or(name.as_str(), |(stem, _)| stem)
+        .map_or(name, |(stem, _)| stem)
         .to_string();
     let solutions_name = if format == Format::Csv {
         format!("{stem}.solved.csv")
@@ -465,27 +573,4 @@ pub(super) async fn run(
         read_error,
         counting: matches!(job.mode, Mode::Count(_)),
     }
-}
-
-/// A text Blob holding `bytes`.
-fn blob(bytes: &[u8]) -> web_sys::Blob {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    text_blob(&parts)
-}
-
-fn text_blob(parts: &js_sys::Array) -> web_sys::Blob {
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/plain;charset=utf-8");
-    web_sys::Blob::new_with_blob_sequence_and_options(parts, &options)
-        .expect("a Blob of Blobs and byte arrays")
-}
-
-/// An object URL for downloading the concatenation of `parts` (Blobs) as text.
-fn object_url(parts: &js_sys::Array) -> String {
-    web_sys::Url::create_object_url_with_blob(&text_blob(parts)).unwrap_or_default()
-}
-
-/// An object URL for downloading `bytes` as text.
-pub(in crate::app) fn blob_url(bytes: Vec<u8>) -> String {
-    object_url(&js_sys::Array::of1(&blob(&bytes)))
 }

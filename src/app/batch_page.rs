@@ -91,6 +91,13 @@ pub fn BatchPage() -> impl IntoView {
         }
         running.set(true);
         cancel.set(false);
+        // The last job's downloads go: the browser holds their Blobs (hundreds of megabytes for a million
+        // puzzles) for as long as their URLs live.
+        if let Some(last) = finished.get_untracked() {
+            for url in [&last.solutions_url, &last.csv_url] {
+                let _ = web_sys::Url::revoke_object_url(url);
+            }
+        }
         finished.set(None);
         message.set(String::new());
         let mode = if counting.get_untracked() {

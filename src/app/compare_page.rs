@@ -201,7 +201,7 @@ pub fn ComparePage() -> impl IntoView {
         for r in queens_rows.get() {
             csv.push_str(&row("queens", r.n.to_string(), r.cpu, r.gpu, r.agree));
         }
-        super::batch_job::blob_url(csv.into_bytes())
+        super::batch_output::blob_url(csv.into_bytes())
     };
 
     view! {

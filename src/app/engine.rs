@@ -206,11 +206,7 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
             }),
         ),
         (_, Some(gpu)) => (Some(gpu), None),
-        (_, None) => match status() {
-            EngineStatus::CpuOnly(why) => (None, Some(format!("no WebGPU here: {why}"))),
-            EngineStatus::Lost(why) => (None, Some(why)),
-            _ => (None, Some("WebGPU is still starting".to_string())),
-        },
+        (_, None) => (None, Some(why_no_gpu())),
     };
     if let Some(gpu) = gpu {
         // Small jobs get fewer boards in flight (lanes, one board each): a few puzzles fork
@@ -269,21 +265,7 @@ async fn on_cpu(
     let budget = max_guesses();
     if let Some(run) = super::workers::solve(records, mode, budget).await {
         let (answers, report) = run?;
-        let mut engine = format!("CPU ({} workers)", super::workers::count());
-        match report.resent {
-            0 => {}
-            1 => engine.push_str(" — 1 share sent again after its worker died"),
-            n => engine.push_str(&format!(
-                " — {n} shares sent again after their workers died"
-            )),
-        }
-        if report.on_page > 0 {
-            engine.push_str(&format!(
-                " ({} answered on this page when a second worker failed too)",
-                report.on_page
-            ));
-        }
-        return Ok((answers, engine));
+        return Ok((answers, workers_label(report)));
     }
     let mut solver = Solver::with_max_guesses(budget);
     let answers = records
@@ -291,6 +273,44 @@ async fn on_cpu(
         .map(|r| answer(r, &mut solver, mode))
         .collect();
     Ok((answers, "CPU (this page)".to_string()))
+}
+
+/// Why a job that may use the GPU has none to use.
+fn why_no_gpu() -> String {
+    match status() {
+        EngineStatus::CpuOnly(why) => format!("no WebGPU here: {why}"),
+        EngineStatus::Lost(why) => why,
+        _ => "WebGPU is still starting".to_string(),
+    }
+}
+
+/// Names the CPU workers as the engine, with any worker that had to be started again.
+fn workers_label(report: super::workers::SharesReport) -> String {
+    let mut engine = format!("CPU ({} workers)", super::workers::count());
+    match report.resent {
+        0 => {}
+        1 => engine.push_str(" — 1 share sent again after its worker died"),
+        n => engine.push_str(&format!(
+            " — {n} shares sent again after their workers died"
+        )),
+    }
+    if report.on_page > 0 {
+        engine.push_str(&format!(
+            " ({} answered on this page when a second worker failed too)",
+            report.on_page
+        ));
+    }
+    engine
+}
+
+/// The engine of a job answered on the CPU workers from the start (the Batch page's pieces): the workers, and
+/// why not the GPU when `preference` allowed it.
+pub fn workers_engine(preference: Preference, report: super::workers::SharesReport) -> String {
+    let mut engine = workers_label(report);
+    if preference != Preference::Cpu {
+        engine.push_str(&format!(" — {}", why_no_gpu()));
+    }
+    engine
 }
 
 /// After a GPU failure the page stops using it (until reloaded) and says why in the footer.

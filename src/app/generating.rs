@@ -6,7 +6,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::batch_job::blob_url;
+use super::batch_output::blob_url;
 use super::browser::now_ms;
 use super::workers;
 use crate::sudoku::generator::{self, Request};

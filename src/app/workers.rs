@@ -1,7 +1,7 @@
 //! The CPU engine in Web Workers, one per core (at most 8), so every CPU job runs off the page's thread and the
 //! page never blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are
-//! the text protocols of `sudoku::worker_protocol` and `queens::worker_protocol`, sent as UTF-8 bytes in
-//! transferred buffers.
+//! the protocols of `sudoku::worker_protocol`, `sudoku::piece_protocol`, `sudoku::learn_protocol` and
+//! `queens::worker_protocol`, sent as bytes in transferred buffers.
 //!
 //! A worker that dies (a trap, running out of memory) is terminated and started again in its place, and its
 //! share is sent again; only a share that kills two workers in a row is answered on the page. [`cancel`] stops
@@ -22,6 +22,7 @@ use crate::sudoku::format::{Answer, Record};
 use crate::sudoku::generator::Request;
 use crate::sudoku::learn_protocol::{self, MadePuzzle, Rated};
 use crate::sudoku::logic::Path;
+use crate::sudoku::piece_protocol::{self, AnsweredPiece};
 use crate::sudoku::rng::SplitMix;
 use crate::sudoku::{Grid, Solver, worker_protocol};
 
@@ -40,20 +41,26 @@ enum Failure {
 }
 
 type Reply = Result<String, Failure>;
-type Replies = Rc<RefCell<HashMap<u32, (usize, oneshot::Sender<Reply>)>>>;
+/// A reply as it came, the whole message (`[id, payload…]`), left in JavaScript's memory until the caller
+/// reads what it needs of it.
+type RawReply = Result<wasm_bindgen::JsValue, Failure>;
+type Replies = Rc<RefCell<HashMap<u32, (usize, oneshot::Sender<RawReply>)>>>;
 
 /// A CPU job stopped by [`cancel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cancelled;
+
+/// The requests waiting for a worker to start (see [`Member`]).
+type Starting = Rc<RefCell<Option<Vec<oneshot::Sender<()>>>>>;
 
 /// One worker and what it needs to live.
 struct Member {
     worker: web_sys::Worker,
     /// Bumped on every restart, so two callers failed by the same death restart it once.
     generation: u32,
-    /// Resolves when the worker's wasm has started: a message posted earlier would find no handler and be lost.
-    /// Taken (and awaited) by the first request. Dropped unresolved when the worker fails before that.
-    ready: Option<oneshot::Receiver<()>>,
+    /// While the worker's wasm is starting, the requests waiting for it (a message posted earlier would find no
+    /// handler and be lost); `None` once it is ready, or failed (the waiting requests then go on, and fail).
+    starting: Starting,
     /// Set when the worker failed before it was ready (its script or wasm did not load): nothing it is sent
     /// would ever be answered.
     stillborn: Rc<Cell<bool>>,
@@ -66,25 +73,24 @@ impl Member {
     fn start(index: usize, generation: u32, pending: &Replies) -> Option<Self> {
         let worker = web_sys::Worker::new(SCRIPT).ok()?;
         let replies = Rc::clone(pending);
-        let (ready_tx, ready_rx) = oneshot::channel();
-        let ready_tx = Rc::new(RefCell::new(Some(ready_tx)));
+        let starting: Starting = Rc::new(RefCell::new(Some(Vec::new())));
         let stillborn = Rc::new(Cell::new(false));
-        let (on_error_ready, on_error_stillborn) = (Rc::clone(&ready_tx), Rc::clone(&stillborn));
+        let ready = Rc::clone(&starting);
+        let (on_error_starting, on_error_stillborn) = (Rc::clone(&starting), Rc::clone(&stillborn));
         // A reply is [id, text]; the worker's first message is "ready".
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
                 let data = event.data();
                 if !js_sys::Array::is_array(&data) {
-                    if let Some(tx) = ready_tx.borrow_mut().take() {
-                        let _ = tx.send(());
+                    for waiting in ready.borrow_mut().take().unwrap_or_default() {
+                        let _ = waiting.send(());
                     }
                     return;
                 }
                 let message = js_sys::Array::from(&data);
                 let id = message.get(0).as_f64().unwrap_or(-1.0) as u32;
-                let text = text_of(message.get(1));
                 if let Some((_, tx)) = replies.borrow_mut().remove(&id) {
-                    let _ = tx.send(Ok(text));
+                    let _ = tx.send(Ok(message.into()));
                 }
             });
         let replies = Rc::clone(pending);
@@ -92,7 +98,7 @@ impl Member {
         // restarts it.
         let on_error =
             Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-                if on_error_ready.borrow_mut().take().is_some() {
+                if on_error_starting.borrow_mut().take().is_some() {
                     on_error_stillborn.set(true);
                 }
                 fail_pending(&replies, index, &Failure::Died(event.message()));
@@ -102,7 +108,7 @@ impl Member {
         Some(Self {
             worker,
             generation,
-            ready: Some(ready_rx),
+            starting,
             stillborn,
             _on_message: on_message,
             _on_error: on_error,
@@ -114,20 +120,37 @@ impl Member {
 /// transfer with it (the bytes' buffer: handed over to the other thread, not copied, and no UTF-16 string to
 /// convert on either side). The page's requests and the workers' replies are both sent this way.
 pub fn message_of(id: &wasm_bindgen::JsValue, text: &str) -> (js_sys::Array, js_sys::Array) {
-    let bytes = js_sys::Uint8Array::from(text.as_bytes());
+    message_of_bytes(id, text.as_bytes())
+}
+
+/// [`message_of`] for bytes that need not be text (the pieces of a file, which the worker reads as the file's
+/// reader would).
+pub fn message_of_bytes(
+    id: &wasm_bindgen::JsValue,
+    bytes: &[u8],
+) -> (js_sys::Array, js_sys::Array) {
+    let bytes = js_sys::Uint8Array::from(bytes);
     let transfer = js_sys::Array::of1(&bytes.buffer());
     (js_sys::Array::of2(id, &bytes), transfer)
 }
 
-/// The text of a message's payload: UTF-8 bytes (see [`message_of`]), or a string.
-pub fn text_of(payload: wasm_bindgen::JsValue) -> String {
+/// The bytes of a message's payload: a `Uint8Array`'s (see [`message_of`]), or a string's.
+pub fn bytes_of(payload: wasm_bindgen::JsValue) -> Vec<u8> {
     if payload.is_instance_of::<js_sys::Uint8Array>() {
-        let bytes = js_sys::Uint8Array::from(payload).to_vec();
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        js_sys::Uint8Array::from(payload).to_vec()
     } else {
-        payload.as_string().unwrap_or_default()
+        payload.as_string().unwrap_or_default().into_bytes()
     }
+}
+
+/// The text of a message's payload: UTF-8 bytes (see [`message_of`]), or a string.
+fn text_of(payload: wasm_bindgen::JsValue) -> String {
+    text_from(bytes_of(payload))
+}
+
+/// Bytes read as UTF-8 text, any invalid sequence replaced.
+pub fn text_from(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Fails every request waiting on worker `index`.
@@ -149,7 +172,7 @@ fn fail_pending(replies: &Replies, index: usize, failure: &Failure) {
 struct Asked {
     w: usize,
     generation: u32,
-    reply: oneshot::Receiver<Reply>,
+    reply: oneshot::Receiver<RawReply>,
 }
 
 struct Pool {
@@ -216,8 +239,22 @@ impl Pool {
 
     /// Posts `text` to worker `w` once it has started; [`Pool::reply`] awaits the answer.
     async fn ask(&self, w: usize, text: String) -> Asked {
-        let starting = self.members.borrow_mut()[w].ready.take();
-        if let Some(started) = starting {
+        self.ask_bytes(w, text.as_bytes()).await
+    }
+
+    /// [`Pool::ask`] with a request of bytes.
+    async fn ask_bytes(&self, w: usize, request: &[u8]) -> Asked {
+        // Every request waits for a starting worker, not only the first: several may be sent to it at once.
+        let started = self.members.borrow()[w]
+            .starting
+            .borrow_mut()
+            .as_mut()
+            .map(|waiting| {
+                let (tx, rx) = oneshot::channel();
+                waiting.push(tx);
+                rx
+            });
+        if let Some(started) = started {
             // An error before "ready" drops the sender: the request then fails and the caller copes.
             let _ = started.await;
         }
@@ -226,7 +263,7 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, (w, tx));
         let members = self.members.borrow();
-        let (message, transfer) = message_of(&f64::from(id).into(), &text);
+        let (message, transfer) = message_of_bytes(&f64::from(id).into(), request);
         let failure = if members[w].stillborn.get() {
             Some("the worker could not start")
         } else if members[w]
@@ -253,6 +290,13 @@ impl Pool {
     /// The reply to a request. A worker that died is started again here (once, however many of its requests
     /// failed), so the caller can simply ask again.
     async fn reply(&self, asked: Asked) -> Reply {
+        self.reply_raw(asked)
+            .await
+            .map(|message| text_of(js_sys::Array::from(&message).get(1)))
+    }
+
+    /// [`Pool::reply`], the reply left as it came.
+    async fn reply_raw(&self, asked: Asked) -> RawReply {
         let reply = asked
             .reply
             .await
@@ -351,6 +395,99 @@ pub async fn solve(
         .map(|a| a.expect("every record answered"))
         .collect();
     Some(Ok((answers, report)))
+}
+
+/// A piece of a file answered ([`answer_piece`]): what its reply's head says, and its two outputs left in
+/// JavaScript's memory as views of the reply, to become parts of the downloads without passing through the
+/// page's wasm memory. (The worker sends bytes, not Blobs: a Blob made in a worker cost it a third of a
+/// piece's time.)
+pub struct PieceReply {
+    /// The tally, previews, messages and opening skips (its outputs empty).
+    pub head: AnsweredPiece,
+    /// The piece's part of the output in the input's layout.
+    pub out: js_sys::Uint8Array,
+    /// Its part of the CSV.
+    pub csv: js_sys::Uint8Array,
+    /// Whether its worker had to be started again, or the page answered it.
+    pub report: SharesReport,
+}
+
+impl PieceReply {
+    /// A piece answered here, its outputs copied out of wasm memory.
+    pub fn from_answered(mut done: AnsweredPiece, report: SharesReport) -> Self {
+        let out = js_sys::Uint8Array::from(&std::mem::take(&mut done.out)[..]);
+        let csv = js_sys::Uint8Array::from(&std::mem::take(&mut done.csv)[..]);
+        Self {
+            head: done,
+            out,
+            csv,
+            report,
+        }
+    }
+}
+
+/// Reads a worker's reply to a piece request (`[id, bytes]`): only its head is copied into wasm memory.
+fn read_piece_reply(message: wasm_bindgen::JsValue) -> Result<PieceReply, String> {
+    let payload = js_sys::Array::from(&message).get(1);
+    if !payload.is_instance_of::<js_sys::Uint8Array>() {
+        return Err("a piece reply that is not bytes".into());
+    }
+    let bytes = js_sys::Uint8Array::from(payload);
+    let total = bytes.length() as usize;
+    let view = |range: std::ops::Range<usize>| bytes.subarray(range.start as u32, range.end as u32);
+    let first = view(0..piece_protocol::LAYOUT_BYTES.min(total)).to_vec();
+    let [head, out, csv] = piece_protocol::reply_layout(&first, total)?;
+    Ok(PieceReply {
+        head: piece_protocol::read_head(&view(head).to_vec())?,
+        out: view(out),
+        csv: view(csv),
+        report: SharesReport::default(),
+    })
+}
+
+/// Answers a piece request ([`piece_protocol::request`]) on worker `w` (of [`count`]). A worker that dies is
+/// started again and asked once more; a piece that kills two workers in a row, or whose reply does not read, is
+/// answered on the page. `None` when no worker can be started here.
+pub async fn answer_piece(w: usize, request: Vec<u8>) -> Option<Result<PieceReply, Cancelled>> {
+    let pool = pool()?;
+    let w = w % pool.len();
+    let mut report = SharesReport::default();
+    let first = if pool.kill_next.replace(false) {
+        [format!("{DIE}\n").as_bytes(), &request].concat()
+    } else {
+        request.clone()
+    };
+    let mut reply = pool.reply_raw(pool.ask_bytes(w, &first).await).await;
+    if let Err(Failure::Died(_)) = reply {
+        report.resent += 1;
+        reply = pool.reply_raw(pool.ask_bytes(w, &request).await).await;
+    }
+    let read = match reply {
+        Ok(payload) => read_piece_reply(payload).map_err(|why| {
+            web_sys::console::warn_1(
+                &format!("worker {w}: {why}; answering its piece here").into(),
+            );
+        }),
+        Err(Failure::Cancelled) => return Some(Err(Cancelled)),
+        Err(Failure::Died(_)) => Err(()),
+    };
+    Some(Ok(match read {
+        Ok(mut piece) => {
+            piece.report = report;
+            piece
+        }
+        Err(()) => {
+            report.on_page += 1;
+            let done = match piece_protocol::read_request(&request) {
+                Ok((job, piece)) => piece_protocol::answer_piece(&job, piece, &mut Solver::new()),
+                Err(why) => AnsweredPiece {
+                    messages: vec![format!("a piece could not be answered: {why}")],
+                    ..AnsweredPiece::default()
+                },
+            };
+            PieceReply::from_answered(done, report)
+        }
+    }))
 }
 
 /// Makes `count` puzzles of `request`'s kind on the workers, a few at a time per worker so that `progress(made,

@@ -1,13 +1,13 @@
-//! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`), the learning tools'
-//! requests (`sudoku::learn_protocol`: making and rating puzzles) and N-Queens requests
-//! (`queens::worker_protocol`).
+//! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`), the Batch page's pieces of
+//! files (`sudoku::piece_protocol`), the learning tools' requests (`sudoku::learn_protocol`: making and rating
+//! puzzles) and N-Queens requests (`queens::worker_protocol`).
 //! Each worker is its own wasm instance; the page starts one per core.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use forkboard::app::{message_of, text_of};
+    use forkboard::app::{bytes_of, message_of, message_of_bytes, text_from};
     use forkboard::queens;
-    use forkboard::sudoku::{Solver, learn_protocol, worker_protocol};
+    use forkboard::sudoku::{Solver, learn_protocol, piece_protocol, worker_protocol};
     use std::cell::RefCell;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::Closure;
@@ -21,12 +21,20 @@ fn main() {
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let message = js_sys::Array::from(&event.data());
             let id = message.get(0);
-            // Requests and replies travel as UTF-8 bytes in transferred buffers (`app::message_of`).
-            let request = text_of(message.get(1));
+            // Requests and replies travel as bytes in transferred buffers (`app::message_of`): UTF-8 text,
+            // or a piece of a file, which is read as the file's reader reads it, whatever its bytes.
+            let request = bytes_of(message.get(1));
             // The page's `worker-dies` test hook: die as a trap or running out of memory would.
-            if request.starts_with("!die\n") {
+            if request.starts_with(b"!die\n") {
                 panic!("this worker was told to die (the worker-dies test hook)");
             }
+            if piece_protocol::is_piece(&request) {
+                let reply = piece_protocol::serve(&request, &mut solver.borrow_mut());
+                let (message, transfer) = message_of_bytes(&id, &reply);
+                let _ = reply_to.post_message_with_transfer(&message, &transfer);
+                return;
+            }
+            let request = text_from(request);
             let reply = if queens::worker_protocol::is_queens(&request) {
                 queens::worker_protocol::serve(&request)
             } else if learn_protocol::is_learning(&request) {

@@ -1,0 +1,197 @@
+//! What a Batch job has written so far: the tallies, the preview, the two outputs (the input's layout and the
+//! CSV) handed to the browser as Blobs a few megabytes at a time, and the records kept for the Solve page.
+
+use super::loaded;
+use super::workers::{PieceReply, SharesReport};
+use crate::sudoku::answer::Tally;
+use crate::sudoku::format::{Answer, Format, GradeColumn, Record, Writer};
+use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, preview_text};
+use crate::sudoku::symbols::Symbols;
+
+/// Output held in wasm memory before it leaves as a Blob. Each Blob is a round trip to the browser's process:
+/// two per slice of 2,000 puzzles (a thousand for a million) took about a sixth of the page's busy time.
+const BLOB_BYTES: usize = 4 << 20;
+
+/// A slice answered: its records, their answers (and grades, for a graded CSV), the engine that answered, and
+/// how long that took.
+pub(super) struct Answered {
+    /// The slice's records.
+    pub chunk: Vec<Record>,
+    /// Their answers, in order.
+    pub answers: Vec<Answer>,
+    /// Their grade columns (empty unless the CSV is graded).
+    pub grades: Vec<Option<GradeColumn>>,
+    /// The engine that answered.
+    pub engine: String,
+    /// Milliseconds the answering took.
+    pub ms: f64,
+}
+
+/// What a job has written so far: the tallies, the preview, the two outputs (in memory until a Blob's worth)
+/// and the records kept for the Solve page.
+pub(super) struct Output {
+    pub format: Format,
+    pub graded: bool,
+    pub tally: Tally,
+    pub invalid: Vec<String>,
+    pub preview: Vec<(usize, String)>,
+    pub kept: Vec<Record>,
+    pub engines: Vec<String>,
+    /// What the workers reported while answering pieces.
+    pub report: SharesReport,
+    /// Pieces' parts not yet in a Blob, as views of the workers' replies, and their bytes.
+    pub out_views: js_sys::Array,
+    pub csv_views: js_sys::Array,
+    pub view_bytes: usize,
+    pub out: Writer<Vec<u8>>,
+    pub csv: Writer<Vec<u8>>,
+    pub out_parts: js_sys::Array,
+    pub csv_parts: js_sys::Array,
+}
+
+impl Output {
+    pub fn new(format: Format, graded: bool) -> Self {
+        let csv = Writer::new(Vec::new(), Format::Csv, Symbols::Standard);
+        Self {
+            format,
+            graded,
+            tally: Tally::default(),
+            invalid: Vec::new(),
+            preview: Vec::new(),
+            kept: Vec::new(),
+            engines: Vec::new(),
+            report: SharesReport::default(),
+            out_views: js_sys::Array::new(),
+            csv_views: js_sys::Array::new(),
+            view_bytes: 0,
+            out: Writer::new(Vec::new(), format, Symbols::Standard),
+            csv: if graded { csv.graded() } else { csv },
+            out_parts: js_sys::Array::new(),
+            csv_parts: js_sys::Array::new(),
+        }
+    }
+
+    /// Tallies and writes a piece answered on the workers. Its parts stay views of the worker's reply until a
+    /// Blob's worth has gathered; the first one with a record opens each output (the CSV header, no separator
+    /// before its first record).
+    pub fn write_piece(&mut self, piece: PieceReply) {
+        let PieceReply {
+            head,
+            out,
+            csv,
+            report,
+        } = piece;
+        self.report.resent += report.resent;
+        self.report.on_page += report.on_page;
+        let room = MESSAGES.saturating_sub(self.invalid.len());
+        self.invalid.extend(head.messages.into_iter().take(room));
+        let room = PREVIEWS.saturating_sub(self.preview.len());
+        self.preview.extend(head.previews.into_iter().take(room));
+        if head.tally.puzzles > 0 {
+            let opening = self.tally.puzzles == 0;
+            for ((part, skip), format, graded, views) in [
+                (
+                    (out, head.opening_skip[0]),
+                    self.format,
+                    false,
+                    &self.out_views,
+                ),
+                (
+                    (csv, head.opening_skip[1]),
+                    Format::Csv,
+                    self.graded,
+                    &self.csv_views,
+                ),
+            ] {
+                self.view_bytes += part.length() as usize;
+                if opening {
+                    let opens = piece_protocol::opens_with(format, graded);
+                    views.push(&js_sys::Uint8Array::from(opens));
+                    views.push(&part.subarray(skip as u32, part.length()));
+                } else {
+                    views.push(&part);
+                }
+            }
+        }
+        self.tally.merge(&head.tally);
+        self.hand_over(BLOB_BYTES);
+    }
+
+    /// Tallies and writes an answered slice.
+    pub fn write(&mut self, answered: Answered) {
+        let Answered {
+            chunk,
+            answers,
+            grades,
+            engine,
+            ..
+        } = answered;
+        if !self.engines.contains(&engine) {
+            self.engines.push(engine);
+        }
+        for (k, (record, answer)) in chunk.iter().zip(&answers).enumerate() {
+            self.tally.add(answer);
+            if let Answer::Invalid(e) = answer
+                && self.invalid.len() < MESSAGES
+            {
+                self.invalid.push(e.to_string());
+            }
+            if self.preview.len() < PREVIEWS {
+                self.preview.push((record.line, preview_text(answer)));
+            }
+            let puzzle = record.puzzle.as_ref().ok();
+            // Writing to memory cannot fail.
+            let _ = self.out.write(record.line, puzzle, answer);
+            let grade = grades.get(k).and_then(Option::as_ref);
+            let _ = self.csv.write_graded(record.line, puzzle, answer, grade);
+        }
+        self.hand_over(BLOB_BYTES);
+        let room = loaded::KEEP.saturating_sub(self.kept.len());
+        self.kept.extend(chunk.into_iter().take(room));
+    }
+
+    /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes
+    /// (0: whatever it holds, at the end).
+    pub fn hand_over(&mut self, at_least: usize) {
+        for (writer, parts) in [
+            (&mut self.out, &self.out_parts),
+            (&mut self.csv, &self.csv_parts),
+        ] {
+            if writer.get_mut().len() >= at_least.max(1) {
+                parts.push(&bytes_blob(&std::mem::take(writer.get_mut())));
+            }
+        }
+        if self.view_bytes >= at_least.max(1) {
+            for (views, parts) in [
+                (&mut self.out_views, &self.out_parts),
+                (&mut self.csv_views, &self.csv_parts),
+            ] {
+                parts.push(&blob_of(&std::mem::replace(views, js_sys::Array::new())));
+            }
+            self.view_bytes = 0;
+        }
+    }
+}
+
+/// A text Blob holding `bytes`.
+fn bytes_blob(bytes: &[u8]) -> web_sys::Blob {
+    blob_of(&js_sys::Array::of1(&js_sys::Uint8Array::from(bytes)))
+}
+
+/// A text Blob of `parts` (Blobs and byte arrays), in order.
+fn blob_of(parts: &js_sys::Array) -> web_sys::Blob {
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/plain;charset=utf-8");
+    web_sys::Blob::new_with_blob_sequence_and_options(parts, &options)
+        .expect("a Blob of Blobs and byte arrays")
+}
+
+/// An object URL for downloading the concatenation of `parts` (Blobs) as text.
+pub(super) fn object_url(parts: &js_sys::Array) -> String {
+    web_sys::Url::create_object_url_with_blob(&blob_of(parts)).unwrap_or_default()
+}
+
+/// An object URL for downloading `bytes` as text.
+pub(in crate::app) fn blob_url(bytes: Vec<u8>) -> String {
+    object_url(&js_sys::Array::of1(&bytes_blob(&bytes)))
+}
