@@ -1,0 +1,57 @@
+// Wasm against native for the Batch page's pieces: one of the page's CPU workers (the built worker wasm, in
+// Chromium) answers PIECES requests of PER one-per-line 9×9 puzzles each, one after another, as the Batch page
+// sends them (`sudoku::piece_protocol`: read, answered and both outputs written in the worker, the reply
+// handed back as bytes); the native figure is the same request answered by the same function
+// (`piece_protocol::serve`) in `examples/piece_native.rs`.
+//
+//   node scripts/bench-pieces-wasm.mjs FILE [PER] [PIECES]     (after scripts/build-web.sh)
+//   cargo run --release --example piece_native -- FILE [PER] [PIECES]
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve } from "../e2e/fixtures/server.mjs";
+import { launch } from "../e2e/fixtures/browser.mjs";
+
+const [file, per = "1600", pieces = "300"] = process.argv.slice(2);
+if (!file) {
+  console.error("usage: node scripts/bench-pieces-wasm.mjs FILE [PER] [PIECES]");
+  process.exit(2);
+}
+// The same selection as the native side: 81-character lines (a CSV's first column), repeated to PER.
+const lines = readFileSync(file, "utf8")
+  .split("\n")
+  .map((line) => line.split(",")[0].trim())
+  .filter((line) => line.length === 81);
+const body = Array.from({ length: Number(per) }, (_, i) => `${lines[i % lines.length]}\n`).join("");
+// First solution, no guess budget, one-per-line layout, no grades; the piece starts the file.
+const request = `!piece 0 0 line 0\nline 0 -\n${body}`;
+
+const server = await serve(join(import.meta.dirname, "..", "dist"));
+const browser = await launch({ name: "webgpu-off", webgpu: false });
+try {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/about`);
+  const { rate, ms } = await page.evaluate(
+    async ({ request, per, pieces }) => {
+      const worker = new Worker("/forkboard-worker_loader.js");
+      await new Promise((ready) => worker.addEventListener("message", ready, { once: true }));
+      const encoded = new TextEncoder().encode(request);
+      const ask = () =>
+        new Promise((done) => {
+          worker.onmessage = (event) => done(event.data[1]);
+          const bytes = encoded.slice();
+          worker.postMessage([0, bytes], [bytes.buffer]);
+        });
+      for (let i = 0; i < 20; i++) await ask();
+      const start = performance.now();
+      for (let i = 0; i < pieces; i++) await ask();
+      const seconds = (performance.now() - start) / 1000;
+      worker.terminate();
+      return { rate: Math.round((per * pieces) / seconds), ms: ((seconds * 1000) / pieces).toFixed(2) };
+    },
+    { request, per: Number(per), pieces: Number(pieces) },
+  );
+  console.log(`wasm pieces: ${per} puzzles a piece, ${pieces} pieces, ${rate} puzzles/s, ${ms} ms a piece`);
+} finally {
+  await browser.close();
+  server.close();
+}
