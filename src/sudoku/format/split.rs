@@ -50,28 +50,39 @@ impl Piece {
     /// True when the piece holds a record (reading only up to the first).
     pub fn has_records(&self, options: ReadOptions) -> bool {
         match &self.body {
-            Body::Text {
-                text,
-                format,
-                columns,
-                lines_before,
-            } => Reader::resume(&text[..], options, *format, *columns, *lines_before)
-                .next()
-                .is_some(),
             Body::Records(records) => !records.is_empty(),
+            Body::Text { .. } => self
+                .text_reader(options)
+                .is_some_and(|mut r| r.next().is_some()),
         }
     }
 
     /// The piece's records without giving the piece up (as [`Piece::records`]).
     pub fn records_here(&self, options: ReadOptions) -> Vec<Record> {
         match &self.body {
+            Body::Records(records) => records.clone(),
+            Body::Text { .. } => self
+                .text_reader(options)
+                .map_or_else(Vec::new, Iterator::collect),
+        }
+    }
+
+    /// A reader of a text piece's records, started where the piece starts; `None` for records already read.
+    fn text_reader(&self, options: ReadOptions) -> Option<Reader<&[u8]>> {
+        match &self.body {
             Body::Text {
                 text,
                 format,
                 columns,
                 lines_before,
-            } => Reader::resume(&text[..], options, *format, *columns, *lines_before).collect(),
-            Body::Records(records) => records.clone(),
+            } => Some(Reader::resume(
+                &text[..],
+                options,
+                *format,
+                *columns,
+                *lines_before,
+            )),
+            Body::Records(_) => None,
         }
     }
 
