@@ -4,8 +4,10 @@
 //! megabytes at a time. So the page keeps answering, and its own memory holds a few pieces of the file and
 //! a few answered ones whatever the file's length.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 use futures_channel::oneshot;
 use gloo_timers::future::TimeoutFuture;
@@ -325,8 +327,21 @@ pub(super) async fn run(
 /// Bytes of the file in a piece for a worker: about 1,600 9×9 lines, tens of milliseconds of a worker's time
 /// on easy puzzles, so that progress moves and the workers' share evens out.
 const PIECE_BYTES: usize = 128 << 10;
-/// Pieces in flight per worker: one being answered and two waiting, so a worker never waits for the page.
-const PIECES_PER_WORKER: usize = 3;
+/// Pieces asked of a worker and not yet answered: one being answered and one waiting, so that a worker never
+/// waits for the page.
+const PIECES_PER_WORKER: usize = 2;
+/// Pieces sent and not yet written, per worker: room for the others to go on while the piece that comes next
+/// in the output is still being answered.
+const UNWRITTEN_PER_WORKER: usize = 4;
+
+/// How many pieces each worker has been asked and not yet answered, and the waker of the loop that waits for
+/// any of them: pieces go to whichever worker has the fewest, so a worker that the machine runs more slowly
+/// (two cores shared by the page, the workers and the browser) simply takes fewer.
+#[derive(Default)]
+struct Asked {
+    pending: Vec<usize>,
+    wake: Option<oneshot::Sender<()>>,
+}
 
 /// The CPU workers' way: the page cuts the file into pieces of whole records ([`Splitter`]) and sends each to
 /// a worker, which reads, answers and writes it ([`piece_protocol`]); the page keeps the parts in order and
@@ -347,50 +362,81 @@ async fn answer_pieces(
         graded: job.graded,
     };
     let workers = workers::count().max(1);
+    let asked = Rc::new(RefCell::new(Asked {
+        pending: vec![0; workers],
+        wake: None,
+    }));
     let mut output = Output::new(piece_job.format, job.graded);
     let mut in_flight: VecDeque<oneshot::Receiver<Option<PieceReply>>> = VecDeque::new();
-    let (mut sent, mut ended, mut cancelled) = (0, false, false);
-    loop {
+    let (mut ended, mut cancelled) = (false, false);
+    'job: loop {
         if cancel.get_untracked() {
             cancelled = true;
             break;
         }
+        // Woken by the next piece answered from here on (those answered before are found below).
+        let (wake, woken) = oneshot::channel();
+        asked.borrow_mut().wake = Some(wake);
         reading.top_up(splitter.get_mut()).await;
         while !ended
-            && in_flight.len() < PIECES_PER_WORKER * workers
+            && in_flight.len() < UNWRITTEN_PER_WORKER * workers
             && (reading.whole() || splitter.get_mut().ahead() >= READ_AHEAD)
         {
+            let (w, least) = {
+                let asked = asked.borrow();
+                let least = asked.pending.iter().min().copied().unwrap_or(0);
+                let w = asked.pending.iter().position(|&n| n == least).unwrap_or(0);
+                (w, least)
+            };
+            if least >= PIECES_PER_WORKER {
+                break;
+            }
             let Some(piece) = splitter.next_piece(PIECE_BYTES) else {
                 ended = true;
                 break;
             };
             let room = loaded::KEEP.saturating_sub(output.kept.len());
-            let keeping = room > 0;
-            if keeping {
+            asked.borrow_mut().pending[w] += 1;
+            in_flight.push_back(answer_piece(piece_job, w, Rc::clone(&asked), &piece));
+            if room > 0 {
                 output
                     .kept
                     .extend(piece.records_here(options).into_iter().take(room));
-            }
-            in_flight.push_back(answer_piece(piece, piece_job, sent % workers));
-            sent += 1;
-            if keeping {
                 // Reading the kept records took this thread a while: let the page breathe.
                 TimeoutFuture::new(0).await;
             }
         }
-        let Some(next) = in_flight.pop_front() else {
+        // Every piece answered at the front of the output is written, in order.
+        let mut wrote = false;
+        while let Some(next) = in_flight.front_mut() {
+            match next.try_recv() {
+                Ok(None) => break,
+                Ok(Some(Some(piece))) => {
+                    in_flight.pop_front();
+                    output.write_piece(piece);
+                    wrote = true;
+                }
+                // Cancelled (or the task went away, which only a cancelled job does).
+                Ok(Some(None)) | Err(_) => {
+                    in_flight.pop_front();
+                    cancelled = true;
+                    break 'job;
+                }
+            }
+        }
+        if wrote {
+            shown.update(
+                output.tally.puzzles,
+                splitter.get_mut().consumed,
+                reading.size,
+            );
+        }
+        if ended && in_flight.is_empty() {
             break;
-        };
-        let Some(piece) = next.await.ok().flatten() else {
-            cancelled = true;
-            break;
-        };
-        output.write_piece(piece);
-        shown.update(
-            output.tally.puzzles,
-            splitter.get_mut().consumed,
-            reading.size,
-        );
+        }
+        if !wrote && !in_flight.is_empty() {
+            let _ = woken.await;
+        }
     }
     // Pieces answered before a Cancel are still written, in order, up to the first that was not: nothing done
     // is lost.
@@ -405,44 +451,43 @@ async fn answer_pieces(
 }
 
 /// Answers a piece in a task of its own (the page goes on cutting and writing meanwhile); `None` comes back
-/// when the job was cancelled. A piece of records the splitter had to read itself (blocks without blank lines)
-/// goes to the workers as puzzles and is written here.
+/// when the job was cancelled. What goes to the worker is made here and now, so the piece stays with the
+/// caller. A piece of records the splitter had to read itself (blocks without blank lines) goes to the workers
+/// as puzzles and is written here.
 fn answer_piece(
-    piece: Piece,
     job: PieceJob,
     worker: usize,
+    asked: Rc<RefCell<Asked>>,
+    piece: &Piece,
 ) -> oneshot::Receiver<Option<PieceReply>> {
     let (tx, rx) = oneshot::channel();
+    let work = piece_protocol::request(&job, piece)
+        .ok_or_else(|| piece.records_here(ReadOptions::default()));
     spawn_local(async move {
-        let answered = match piece_protocol::request(&job, &piece) {
-            Some(request) => match workers::answer_piece(worker, request).await {
-                Some(Ok(reply)) => Some(reply),
+        let answered = match work {
+            Ok(request) => workers::answer_piece(worker, request).await.ok(),
+            Err(records) => match workers::solve(&records, job.mode, job.max_guesses).await {
+                Some(Ok((answers, report))) => {
+                    let mut writer = PieceWriter::new(&job, &records);
+                    for (record, answer) in records.iter().zip(&answers) {
+                        writer.add(record, answer);
+                    }
+                    Some(PieceReply::from_answered(writer.finish(), report))
+                }
                 Some(Err(workers::Cancelled)) => None,
                 // No worker after all: answered here.
                 None => Some(PieceReply::from_answered(
-                    piece_protocol::answer_piece(&job, piece, &mut Solver::new()),
+                    piece_protocol::answer_records(&job, &records, &mut Solver::new()),
                     SharesReport::default(),
                 )),
             },
-            None => {
-                let records = piece.records(ReadOptions::default());
-                match workers::solve(&records, job.mode, job.max_guesses).await {
-                    Some(Ok((answers, report))) => {
-                        let mut writer = PieceWriter::new(&job, &records);
-                        for (record, answer) in records.iter().zip(&answers) {
-                            writer.add(record, answer);
-                        }
-                        Some(PieceReply::from_answered(writer.finish(), report))
-                    }
-                    Some(Err(workers::Cancelled)) => None,
-                    None => Some(PieceReply::from_answered(
-                        piece_protocol::answer_records(&job, &records, &mut Solver::new()),
-                        SharesReport::default(),
-                    )),
-                }
-            }
         };
         let _ = tx.send(answered);
+        let mut asked = asked.borrow_mut();
+        asked.pending[worker] -= 1;
+        if let Some(wake) = asked.wake.take() {
+            let _ = wake.send(());
+        }
     });
     rx
 }

@@ -447,37 +447,43 @@ fn read_piece_reply(message: wasm_bindgen::JsValue) -> Result<PieceReply, String
 
 /// Answers a piece request ([`piece_protocol::request`]) on worker `w` (of [`count`]). A worker that dies is
 /// started again and asked once more; a piece that kills two workers in a row, or whose reply does not read, is
-/// answered on the page. `None` when no worker can be started here.
-pub async fn answer_piece(w: usize, request: Vec<u8>) -> Option<Result<PieceReply, Cancelled>> {
-    let pool = pool()?;
-    let w = w % pool.len();
+/// answered on the page, as is every piece where no worker can be started.
+pub async fn answer_piece(w: usize, request: Vec<u8>) -> Result<PieceReply, Cancelled> {
     let mut report = SharesReport::default();
-    let first = if pool.kill_next.replace(false) {
-        [format!("{DIE}\n").as_bytes(), &request].concat()
-    } else {
-        request.clone()
+    let read = match pool() {
+        None => Err(()),
+        Some(pool) => {
+            let w = w % pool.len();
+            let first = if pool.kill_next.replace(false) {
+                [format!("{DIE}\n").as_bytes(), &request].concat()
+            } else {
+                request.clone()
+            };
+            let mut reply = pool.reply_raw(pool.ask_bytes(w, &first).await).await;
+            if let Err(Failure::Died(_)) = reply {
+                report.resent += 1;
+                reply = pool.reply_raw(pool.ask_bytes(w, &request).await).await;
+            }
+            match reply {
+                Ok(message) => read_piece_reply(message).map_err(|why| {
+                    web_sys::console::warn_1(
+                        &format!("worker {w}: {why}; answering its piece here").into(),
+                    );
+                }),
+                Err(Failure::Cancelled) => return Err(Cancelled),
+                Err(Failure::Died(_)) => {
+                    report.on_page += 1;
+                    Err(())
+                }
+            }
+        }
     };
-    let mut reply = pool.reply_raw(pool.ask_bytes(w, &first).await).await;
-    if let Err(Failure::Died(_)) = reply {
-        report.resent += 1;
-        reply = pool.reply_raw(pool.ask_bytes(w, &request).await).await;
-    }
-    let read = match reply {
-        Ok(payload) => read_piece_reply(payload).map_err(|why| {
-            web_sys::console::warn_1(
-                &format!("worker {w}: {why}; answering its piece here").into(),
-            );
-        }),
-        Err(Failure::Cancelled) => return Some(Err(Cancelled)),
-        Err(Failure::Died(_)) => Err(()),
-    };
-    Some(Ok(match read {
+    Ok(match read {
         Ok(mut piece) => {
             piece.report = report;
             piece
         }
         Err(()) => {
-            report.on_page += 1;
             let done = match piece_protocol::read_request(&request) {
                 Ok((job, piece)) => piece_protocol::answer_piece(&job, piece, &mut Solver::new()),
                 Err(why) => AnsweredPiece {
@@ -487,7 +493,7 @@ pub async fn answer_piece(w: usize, request: Vec<u8>) -> Option<Result<PieceRepl
             };
             PieceReply::from_answered(done, report)
         }
-    }))
+    })
 }
 
 /// Makes `count` puzzles of `request`'s kind on the workers, a few at a time per worker so that `progress(made,
