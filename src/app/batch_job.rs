@@ -416,9 +416,10 @@ async fn answer_pieces(
                     output.write_piece(piece);
                     wrote = true;
                 }
-                // Cancelled (or the task went away, which only a cancelled job does).
+                // Cancelled (or the task went away, which only a cancelled job does): nothing after this piece
+                // may be written either, or the output would have a gap.
                 Ok(Some(None)) | Err(_) => {
-                    in_flight.pop_front();
+                    in_flight.clear();
                     cancelled = true;
                     break 'job;
                 }
