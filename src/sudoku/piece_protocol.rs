@@ -556,30 +556,28 @@ mod tests {
                 "the worker could not read its piece: unknown format `lines`: use line, block, grid or csv"
             ]
         );
-        assert!(
-            reply_layout(b"3 4 5\nabc", 9)
-                .unwrap_err()
-                .contains("lengths add up to 18")
-        );
-        assert!(
-            head_range(b"3 4 5\nab")
-                .unwrap_err()
-                .contains("head of 2 bytes")
-        );
-        assert!(
-            reply_layout(b"3 x 5\n", 9)
-                .unwrap_err()
-                .contains("`x` is not a length")
-        );
-        assert!(
-            read_head(b"1 1 0 0 0 0 0\n1 0 0 0\n")
-                .unwrap_err()
-                .contains("ends early")
-        );
-        assert!(
-            read_head(b"1 1 0 0 0 0 0\n1 0 0 0\n4 10\nabc")
-                .unwrap_err()
-                .contains("runs past")
-        );
+        let broken = [
+            (
+                reply_layout(b"3 4 5\nabc", 9).map(|_| ()),
+                "lengths add up to 18",
+            ),
+            (head_range(b"3 4 5\nab").map(|_| ()), "head of 2 bytes"),
+            (
+                reply_layout(b"3 x 5\n", 9).map(|_| ()),
+                "`x` is not a length",
+            ),
+            (
+                read_head(b"1 1 0 0 0 0 0\n1 0 0 0\n").map(|_| ()),
+                "ends early",
+            ),
+            (
+                read_head(b"1 1 0 0 0 0 0\n1 0 0 0\n4 10\nabc").map(|_| ()),
+                "runs past",
+            ),
+        ];
+        for (result, why) in broken {
+            let error = result.unwrap_err();
+            assert!(error.contains(why), "{error}");
+        }
     }
 }
