@@ -454,12 +454,15 @@ pub async fn answer_piece(w: usize, request: Vec<u8>) -> Result<PieceReply, Canc
         None => Err(()),
         Some(pool) => {
             let w = w % pool.len();
-            let first = if pool.kill_next.replace(false) {
-                [format!("{DIE}\n").as_bytes(), &request].concat()
+            // The `worker-dies` hook's line goes before the first asking only; the piece itself is not copied.
+            let dying;
+            let first: &[u8] = if pool.kill_next.replace(false) {
+                dying = [format!("{DIE}\n").as_bytes(), &request].concat();
+                &dying
             } else {
-                request.clone()
+                &request
             };
-            let mut reply = pool.reply_raw(pool.ask_bytes(w, &first).await).await;
+            let mut reply = pool.reply_raw(pool.ask_bytes(w, first).await).await;
             if let Err(Failure::Died(_)) = reply {
                 report.resent += 1;
                 reply = pool.reply_raw(pool.ask_bytes(w, &request).await).await;
