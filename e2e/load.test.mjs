@@ -111,6 +111,19 @@ for (const project of PROJECTS) {
         n++;
       }
       assert.equal(n, COUNT, "every puzzle answered once, in order");
+      // The CSV too, row by row: on the workers both outputs are views of one reply buffer, which goes back to
+      // a worker once both are in Blobs (`app::Spares`), so a buffer reused too soon would show here.
+      const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
+      let rows = -1;
+      for await (const row of createInterface({ input: createReadStream(await csv.path()) })) {
+        if (rows >= 0) {
+          const [puzzle, solution] = kaggle[rows % kaggle.length];
+          const want = `${puzzle.replaceAll("0", ".")},${solution},"solved"`;
+          if (row !== want) assert.fail(`CSV row ${rows + 1}: ${row} is not ${want}`);
+        }
+        rows++;
+      }
+      assert.equal(rows, COUNT, "every puzzle in the CSV once, in order");
       await context.close();
     });
   });

@@ -2,7 +2,7 @@
 //! CSV) handed to the browser as Blobs a few megabytes at a time, and the records kept for the Solve page.
 
 use super::loaded;
-use super::workers::{PieceReply, SharesReport};
+use super::workers::{self, PieceReply, SharesReport};
 use crate::sudoku::answer::Tally;
 use crate::sudoku::format::{Answer, Format, GradeColumn, Record, Writer};
 use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, preview_text};
@@ -43,6 +43,8 @@ pub(super) struct Output {
     pub out_views: js_sys::Array,
     pub csv_views: js_sys::Array,
     pub view_bytes: usize,
+    /// The buffers behind those views, handed back to the workers once the views are in a Blob.
+    pub view_buffers: js_sys::Array,
     pub out: Writer<Vec<u8>>,
     pub csv: Writer<Vec<u8>>,
     pub out_parts: js_sys::Array,
@@ -64,6 +66,7 @@ impl Output {
             out_views: js_sys::Array::new(),
             csv_views: js_sys::Array::new(),
             view_bytes: 0,
+            view_buffers: js_sys::Array::new(),
             out: Writer::new(Vec::new(), format, Symbols::Standard),
             csv: if graded { csv.graded() } else { csv },
             out_parts: js_sys::Array::new(),
@@ -87,6 +90,11 @@ impl Output {
         self.invalid.extend(head.messages.into_iter().take(room));
         let room = PREVIEWS.saturating_sub(self.preview.len());
         self.preview.extend(head.previews.into_iter().take(room));
+        // Both parts are views of one reply from a worker; the page's own answers have a buffer each.
+        self.view_buffers.push(&out.buffer());
+        if !js_sys::Object::is(&out.buffer(), &csv.buffer()) {
+            self.view_buffers.push(&csv.buffer());
+        }
         if head.tally.puzzles > 0 {
             let opening = self.tally.puzzles == 0;
             for ((part, skip), format, graded, views) in [
@@ -169,6 +177,11 @@ impl Output {
                 parts.push(&blob_of(&std::mem::replace(views, js_sys::Array::new())));
             }
             self.view_bytes = 0;
+            // A Blob holds a copy of its parts' bytes, so their buffers are free to be written again.
+            workers::recycle(&std::mem::replace(
+                &mut self.view_buffers,
+                js_sys::Array::new(),
+            ));
         }
     }
 }

@@ -5,7 +5,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use forkboard::app::{bytes_of, message_of, message_of_bytes, text_from};
+    use forkboard::app::{Spares, bytes_of, message_of, text_from};
     use forkboard::queens;
     use forkboard::sudoku::{Solver, learn_protocol, piece_protocol, worker_protocol};
     use std::cell::RefCell;
@@ -15,12 +15,15 @@ fn main() {
     console_error_panic_hook::set_once();
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let solver = RefCell::new(Solver::new());
+    let spares = Spares::default();
     let reply_to = scope.clone();
     // A message is [id, request]; the reply is [id, reply], so the page can match replies to requests.
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let message = js_sys::Array::from(&event.data());
             let id = message.get(0);
+            // Buffers the page no longer needs, for this worker's large replies (`app::Spares`).
+            spares.keep(&message);
             // Requests and replies travel as bytes in transferred buffers (`app::message_of`): UTF-8 text,
             // or a piece of a file, which is read as the file's reader reads it, whatever its bytes.
             let request = bytes_of(message.get(1));
@@ -30,7 +33,7 @@ fn main() {
             }
             if piece_protocol::is_piece(&request) {
                 let reply = piece_protocol::serve(&request, &mut solver.borrow_mut());
-                let (message, transfer) = message_of_bytes(&id, &reply);
+                let (message, transfer) = spares.message_of_bytes(&id, &reply);
                 let _ = reply_to.post_message_with_transfer(&message, &transfer);
                 return;
             }
