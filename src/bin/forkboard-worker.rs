@@ -17,7 +17,8 @@ fn main() {
     let solver = RefCell::new(Solver::new());
     let spares = Spares::default();
     let reply_to = scope.clone();
-    // A message is [id, request]; the reply is [id, reply], so the page can match replies to requests.
+    // A message is [id, request] or [id, request, [spare buffers]]; the reply is [id, reply], so the page can
+    // match replies to requests.
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let message = js_sys::Array::from(&event.data());
