@@ -1,8 +1,8 @@
 // Wasm against native for the Batch page's pieces: one of the page's CPU workers (the built worker wasm, in
-// Chromium) answers PIECES requests of PER one-per-line 9×9 puzzles each, two ways: one after another with a
-// fresh reply buffer each, and as the Batch page sends them (two waiting on the worker, each reply's buffer
-// sent back for a later reply) (`sudoku::piece_protocol`: read, answered and both outputs written in the worker, the reply
-// handed back as bytes); the native figure is the same request answered by the same function
+// Chromium) answers PIECES requests of PER one-per-line 9×9 puzzles each (`sudoku::piece_protocol`: read,
+// answered and both outputs written in the worker, the reply handed back as bytes), two ways: one after another
+// with a fresh reply buffer each, and as the Batch page sends them (two waiting on the worker, each reply's
+// buffer sent back for a later reply). The native figure is the same request answered by the same function
 // (`piece_protocol::serve`) in `examples/piece_native.rs`.
 //
 //   node scripts/bench-pieces-wasm.mjs FILE [PER] [PIECES]     (after scripts/build-web.sh)
