@@ -91,9 +91,10 @@ impl Output {
         let room = PREVIEWS.saturating_sub(self.preview.len());
         self.preview.extend(head.previews.into_iter().take(room));
         // Both parts are views of one reply from a worker; the page's own answers have a buffer each.
-        self.view_buffers.push(&out.buffer());
-        if !js_sys::Object::is(&out.buffer(), &csv.buffer()) {
-            self.view_buffers.push(&csv.buffer());
+        let (out_buffer, csv_buffer) = (out.buffer(), csv.buffer());
+        self.view_buffers.push(&out_buffer);
+        if !js_sys::Object::is(&out_buffer, &csv_buffer) {
+            self.view_buffers.push(&csv_buffer);
         }
         if head.tally.puzzles > 0 {
             let opening = self.tally.puzzles == 0;
