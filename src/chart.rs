@@ -344,33 +344,35 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Where `faster` first overtakes `slower` (both sampled at increasing x, higher y is better): the crossing x,
-/// interpolated on log axes between the last sample where it was behind and the first where it is ahead.
-/// `None` when it never catches up; the first x when it leads from the start.
+/// Where `faster` overtakes `slower` for good (both sampled at increasing x, higher y is better): the crossing
+/// x, interpolated on log axes between the last sample where it is behind and the next, where it is ahead.
+/// `None` when it is behind at the last sample; the first x when it never falls behind. A lead at a small x
+/// followed by a loss does not count: a batch of one puzzle can look faster on either engine by chance (a
+/// worker's or a device's first job), and Auto must not send every batch to the GPU on that evidence.
 pub fn crossover(slower: &Series, faster: &Series) -> Option<f64> {
     let at = |s: &Series, x: f64| s.points.iter().find(|p| p.0 == x).map(|p| p.1);
-    let mut previous: Option<(f64, f64)> = None; // (x, log ratio faster/slower)
-    for &(x, y_fast) in &faster.points {
-        let Some(y_slow) = at(slower, x) else {
-            continue;
-        };
-        if y_fast <= 0.0 || y_slow <= 0.0 {
-            continue;
-        }
-        let ratio = (y_fast / y_slow).ln();
-        if ratio >= 0.0 {
-            return Some(match previous {
-                None => x,
-                Some((x0, r0)) => {
-                    // The ratio's sign change, linear in log x.
-                    let t = -r0 / (ratio - r0);
-                    (x0.ln() + t * (x.ln() - x0.ln())).exp()
-                }
-            });
-        }
-        previous = Some((x, ratio));
+    // (x, log of faster / slower) where both have a usable sample.
+    let ratios: Vec<(f64, f64)> = faster
+        .points
+        .iter()
+        .filter_map(|&(x, y_fast)| {
+            let y_slow = at(slower, x)?;
+            (y_fast > 0.0 && y_slow > 0.0).then(|| (x, (y_fast / y_slow).ln()))
+        })
+        .collect();
+    let (_, last) = *ratios.last()?;
+    if last < 0.0 {
+        return None;
     }
-    None
+    match ratios.iter().rposition(|&(_, r)| r < 0.0) {
+        None => Some(ratios[0].0),
+        Some(i) => {
+            let ((x0, r0), (x1, r1)) = (ratios[i], ratios[i + 1]);
+            // The ratio's sign change, linear in log x.
+            let t = -r0 / (r1 - r0);
+            Some((x0.ln() + t * (x1.ln() - x0.ln())).exp())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -394,9 +396,52 @@ mod tests {
         // GPU/CPU goes 0.1 → 10 between x = 1 and x = 100: level at x = 10.
         let at = crossover(&cpu, &gpu).unwrap();
         assert!((at - 10.0).abs() < 1e-9, "{at}");
-        assert_eq!(crossover(&gpu, &cpu), Some(1.0), "leads from the start");
+        let ahead = series("fast", &[(1.0, 2000.0), (100.0, 1500.0), (10000.0, 1001.0)]);
+        assert_eq!(crossover(&cpu, &ahead), Some(1.0), "leads from the start");
+        assert_eq!(
+            crossover(&gpu, &cpu),
+            None,
+            "ahead at first, behind at the end"
+        );
         let never = series("slow", &[(1.0, 1.0), (100.0, 1.0)]);
         assert_eq!(crossover(&cpu, &never), None);
+    }
+
+    #[test]
+    fn an_early_lead_that_is_lost_again_is_not_the_crossover() {
+        // As measured in Chromium on an H100 (easy puzzles): the GPU ahead at a batch of 1 (the CPU worker's
+        // first job), behind at 100 and 1,000, ahead from 10,000 on.
+        let cpu = series(
+            "CPU",
+            &[
+                (1.0, 21.0),
+                (100.0, 52_632.0),
+                (1e3, 285_714.0),
+                (1e4, 574_713.0),
+            ],
+        );
+        let gpu = series(
+            "GPU",
+            &[
+                (1.0, 154.0),
+                (100.0, 7_353.0),
+                (1e3, 185_185.0),
+                (1e4, 757_576.0),
+            ],
+        );
+        let at = crossover(&cpu, &gpu).unwrap();
+        assert!(at > 1e3 && at < 1e4, "{at}");
+        // Ahead early, behind at the end: never overtaken for good.
+        let late = series(
+            "GPU",
+            &[
+                (1.0, 154.0),
+                (100.0, 60_000.0),
+                (1e3, 185_185.0),
+                (1e4, 500_000.0),
+            ],
+        );
+        assert_eq!(crossover(&cpu, &late), None);
     }
 
     #[test]

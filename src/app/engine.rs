@@ -6,6 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -105,7 +106,17 @@ pub fn detect() {
     }
     spawn_local(async {
         let outcome = async {
-            let ctx = GpuContext::new().await?;
+            let ctx = match GpuContext::new().await {
+                // Right after Chromium starts it may answer the first request with no adapter, and find the GPU
+                // for the same request a moment later (seen headless on the H100 machine: "A valid external
+                // Instance reference no longer exists"). One more try half a second on costs a page without
+                // WebGPU little.
+                Err(crate::gpu::GpuError::NoAdapter(_)) => {
+                    TimeoutFuture::new(500).await;
+                    GpuContext::new().await?
+                }
+                other => other?,
+            };
             let kernel = SudokuKernels::new(&ctx).await?;
             if let Some(k) =
                 super::storage::test_hook("gpu-lost-after").and_then(|k| k.parse().ok())
@@ -131,11 +142,14 @@ pub fn detect() {
 }
 
 /// Jobs smaller than this run on the CPU under Auto, unless the Compare page measured this machine's crossover:
-/// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs.
-/// Natively (Vulkan, an H100 against 16 cores) the 9×9 lane kernel pulls ahead from 5 to 30 puzzles; a
-/// browser's read-backs cost more and its CPU workers are fewer, and no browser with a real GPU was at hand to
-/// measure, so the page keeps twice the command line's 32 until its Compare page has measured this machine.
-pub const AUTO_GPU_MIN: usize = 64;
+/// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs,
+/// and in a page the GPU path's packing and checking run on one thread. Measured in Chromium on an H100 beside
+/// 16 cores (docs/benchmarks.md, "The web app on a real GPU"), the GPU overtook the CPU workers for good at
+/// about 250 of the forum's hardest puzzles and 4,000 easy ones; the page takes the middle of the two.
+pub const AUTO_GPU_MIN: usize = 1_000;
+
+/// Jobs smaller than this get 1,024 lanes on the GPU rather than the kernel's default.
+const FEW_LANES_BELOW: usize = 64;
 
 /// The batch size from which Auto uses the GPU, and whether it was measured here.
 pub fn auto_gpu_min() -> (usize, bool) {
@@ -212,7 +226,7 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
         // Small jobs get fewer boards in flight (lanes, one board each): a few puzzles fork
         // into every lane there is, which a software adapter pays for in full.
         let config = ForkConfig {
-            slots: if records.len() < AUTO_GPU_MIN {
+            slots: if records.len() < FEW_LANES_BELOW {
                 1024
             } else {
                 0
