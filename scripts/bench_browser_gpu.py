@@ -7,11 +7,13 @@ adapter Chromium's WebGPU found, each Compare page run's tables as the page show
 saved for Auto, and the Batch page's time from Run to its report for each engine.
 
     python3 scripts/bench_browser_gpu.py --chromium PATH --dist dist [--compare SET:SIZES:QUEENS ...]
-        [--batch FILE ...] [--software]
+        [--batch FILE ...] [--batch-engines gpu,cpu] [--software] [--diagnose]
 
 --compare takes the Compare page's own query values (`hardest:1,10,100,1000:8..14`). --batch drops FILE on the
-Batch page and solves it once on each engine (GPU, then the CPU workers). --software asks for SwiftShader's
-WebGPU (the development machine) instead of the GPU's Vulkan driver.
+Batch page and solves it once on each engine of --batch-engines. --software asks for SwiftShader's WebGPU (the
+development machine) instead of the GPU's Vulkan driver; --diagnose prints chrome://gpu (Dawn's adapters).
+On the lent GPU machines Chromium needs its libraries, a font and NVIDIA's Vulkan driver named
+(VK_ICD_FILENAMES); docs/benchmarks.md, "The web app on a real GPU", says how it was carried there.
 """
 
 import argparse
@@ -333,7 +335,7 @@ async def session_with(args, url, variant, last):
                     print("\n### Batch page, Run to report\n")
                     print("| file | engine | solved | seconds | puzzles/s |\n|---|---|---:|---:|---:|", flush=True)
                 for path in args.batch:
-                    for engine in ("gpu", "cpu"):
+                    for engine in args.batch_engines.split(","):
                         await batch(page, url, path, engine)
                 page.reader.cancel()
                 return True
@@ -347,6 +349,7 @@ async def main():
     parser.add_argument("--dist", required=True)
     parser.add_argument("--compare", action="append", default=[])
     parser.add_argument("--batch", action="append", default=[])
+    parser.add_argument("--batch-engines", default="gpu,cpu", help="the Batch page's engines, in turn")
     parser.add_argument("--software", action="store_true")
     parser.add_argument("--variant", action="append", default=[],
                         help="Chromium flags to try (space-separated), instead of the built-in ways")

@@ -310,7 +310,11 @@ fn pool() -> Option<Rc<Pool>> {
     }
     let cores = web_sys::window()?.navigator().hardware_concurrency() as usize;
     let pending: Replies = Rc::new(RefCell::new(HashMap::new()));
-    let members: Vec<Member> = (0..cores.clamp(1, 8))
+    // A worker a core, up to 16. Measured in Chromium on the 16-core H100 machine (docs/benchmarks.md, "The CPU
+    // workers on every core"): 15 or 16 workers against the 8 this pool used to stop at solved the hardest
+    // puzzles 1.4-1.8x and counted N = 17 1.7x faster; easy files, bound by the page's own thread, came out
+    // level. (Every core but one would leave a 2-core machine a single worker.)
+    let members: Vec<Member> = (0..cores.clamp(1, 16))
         .map_while(|index| Member::start(index, 0, &pending))
         .collect();
     if members.is_empty() {
