@@ -21,7 +21,9 @@ import asyncio
 import functools
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -262,13 +264,16 @@ GPU_PAGE_TEXT = """(() => {
 
 def launch(chromium, variant):
     """Starts Chromium; returns the process and its DevTools endpoint (None if it ended first)."""
+    # A fresh profile each time: nothing saved by an earlier run (a measured crossover, an engine chosen) carries over.
+    profile = tempfile.mkdtemp(prefix="forkboard-chromium-")
     flags = [
-        "--headless=new", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir=/tmp/forkboard-chromium",
+        "--headless=new", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}",
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage", "--enable-unsafe-webgpu", *variant,
     ]
     print("chromium flags:", " ".join(variant), flush=True)
     browser = subprocess.Popen([chromium, *flags, "about:blank"], stderr=subprocess.PIPE, text=True)
+    browser.profile = profile
     endpoint = None
     for line in browser.stderr:
         if line.startswith("DevTools listening on "):
@@ -288,6 +293,7 @@ def stop(browser):
         browser.wait(10)
     except subprocess.TimeoutExpired:
         browser.kill()
+    shutil.rmtree(browser.profile, ignore_errors=True)
 
 
 async def session_with(args, url, variant, last):
