@@ -145,7 +145,7 @@ pub fn detect() {
 /// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs,
 /// and in a page the GPU path's packing and checking run on one thread. Measured in Chromium on an H100 beside
 /// 16 cores (docs/benchmarks.md, "The web app on a real GPU"), the GPU overtook the CPU workers for good at
-/// about 250 of the forum's hardest puzzles and 4,000 easy ones; the page takes the middle of the two.
+/// about 150 of the forum's hardest puzzles, 1,400 of top95 and 3,400 easy ones; the page takes the middle.
 pub const AUTO_GPU_MIN: usize = 1_000;
 
 /// Jobs smaller than this get 1,024 lanes on the GPU rather than the kernel's default.
