@@ -7,10 +7,11 @@ adapter Chromium's WebGPU found, each Compare page run's tables as the page show
 saved for Auto, and the Batch page's time from Run to its report for each engine.
 
     python3 scripts/bench_browser_gpu.py --chromium PATH --dist dist [--compare SET:SIZES:QUEENS ...]
-        [--batch FILE ...] [--batch-engines gpu,cpu] [--software] [--diagnose]
+        [--batch FILE ...] [--batch-engines gpu,cpu] [--queens 16,17] [--queens-engines gpu,cpu]
+        [--software] [--diagnose]
 
 --compare takes the Compare page's own query values (`hardest:1,10,100,1000:8..14`). --batch drops FILE on the
-Batch page and solves it once on each engine of --batch-engines. --software asks for SwiftShader's WebGPU (the
+Batch page and solves it once on each engine of --batch-engines; --queens counts each N on the Queens page. --software asks for SwiftShader's WebGPU (the
 development machine) instead of the GPU's Vulkan driver; --diagnose prints chrome://gpu (Dawn's adapters).
 On the lent GPU machines Chromium needs its libraries, a font and NVIDIA's Vulkan driver named
 (VK_ICD_FILENAMES); docs/benchmarks.md, "The web app on a real GPU", says how it was carried there.
@@ -235,6 +236,42 @@ async def batch(page, url, path, engine):
     print("  " + " · ".join(line for line in (detail or "").splitlines() if line.strip())[:600], flush=True)
 
 
+async def count_queens(page, n, engine):
+    """Counts N on the open Queens page with the engine given; the page's counts, check, detail and seconds."""
+    await page.eval(f"""(() => {{
+        const input = {by_id('queens-n')}; input.value = '{n}';
+        input.dispatchEvent(new Event('input', {{bubbles: true}}));
+        input.dispatchEvent(new Event('change', {{bubbles: true}}));
+        const s = {by_id('queens-engine')}; s.value = '{engine}';
+        s.dispatchEvent(new Event('input', {{bubbles: true}}));
+        s.dispatchEvent(new Event('change', {{bubbles: true}})); }})()""")
+    # Timed inside the page, from the click to a new result for N (its detail line names the time and engine).
+    seconds = await page.eval(f"""new Promise(done => {{
+        const text = (id) => document.querySelector(`[data-testid="${{id}}"]`)?.textContent ?? '';
+        const before = text('queens-detail');
+        const started = performance.now();
+        {by_id('queens-count')}.click();
+        const look = () => text('queens-result').includes('N = {n}:') && text('queens-detail') !== before
+            ? done((performance.now() - started) / 1000) : setTimeout(look, 5);
+        look(); }})""")
+    shown = [await page.eval(f"{by_id(t)}?.textContent") for t in
+             ("queens-total", "queens-unique", "queens-check", "queens-detail")]
+    return shown, seconds
+
+
+async def queens(page, url, ns, engines):
+    """The Queens page: each engine counts N = 8 untimed first (the GPU kernel compiles on its first count),
+    then every N of `ns` in turn."""
+    await page.goto(f"{url}/queens")
+    await page.until(SETTLED, 120, "the engines to settle")
+    for engine in engines:
+        await count_queens(page, 8, engine)
+    for n in ns:
+        for engine in engines:
+            (total, unique, check, detail), seconds = await count_queens(page, n, engine)
+            print(f"| {n} | {engine} | {total} | {unique} | {seconds:.3f} | {check} | {detail} |", flush=True)
+
+
 # How Chromium finds the GPU on a machine without a display, as Chrome's own guide to WebGPU in headless Chrome on
 # Linux has it: ANGLE on Vulkan, no surfaces. (Leaving WebGL to SwiftShader, or Chromium's defaults, gave WebGPU
 # SwiftShader alone on the H100 machine.)
@@ -343,6 +380,11 @@ async def session_with(args, url, variant, last):
                 for path in args.batch:
                     for engine in args.batch_engines.split(","):
                         await batch(page, url, path, engine)
+                if args.queens:
+                    print("\n### Queens page, Count to result\n")
+                    print("| N | engine | total | unique | seconds | check | detail |\n|---|---|---|---|---:|---|---|")
+                    await queens(page, url, [int(n) for n in args.queens.split(",")],
+                                 args.queens_engines.split(","))
                 page.reader.cancel()
                 return True
     finally:
@@ -355,6 +397,8 @@ async def main():
     parser.add_argument("--dist", required=True)
     parser.add_argument("--compare", action="append", default=[])
     parser.add_argument("--batch", action="append", default=[])
+    parser.add_argument("--queens", default="", help="N values to count on the Queens page, comma-separated")
+    parser.add_argument("--queens-engines", default="gpu", help="the Queens page's engines, in turn")
     parser.add_argument("--batch-engines", default="gpu,cpu", help="the Batch page's engines, in turn")
     parser.add_argument("--software", action="store_true")
     parser.add_argument("--variant", action="append", default=[],
