@@ -1,4 +1,4 @@
-//! The CPU engine in Web Workers, one per core (at most 8), so every CPU job runs off the page's thread and the
+//! The CPU engine in Web Workers, one per core (at most 16), so every CPU job runs off the page's thread and the
 //! page never blocks. Each worker is a wasm instance of `src/bin/forkboard-worker.rs`; requests and replies are
 //! the protocols of `sudoku::worker_protocol`, `sudoku::piece_protocol`, `sudoku::learn_protocol` and
 //! `queens::worker_protocol`, sent as bytes in transferred buffers; the buffers of the Batch page's pieces go
