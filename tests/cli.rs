@@ -159,6 +159,72 @@ fn the_gpu_engine_gives_the_cpu_engines_output() {
 }
 
 #[test]
+fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
+    // Plain lines go to the GPU straight from the text, without records; a piece with anything else in it goes
+    // the usual way, and a puzzle of a plain piece without a checked solution is answered as a record. 3,000
+    // kaggle puzzles in chunks of 500 (pieces of about 200 lines), among them givens that clash, a puzzle with
+    // no solution, a forum puzzle the kernel must search, and, in some pieces only, a comment, a blank line,
+    // a letter, a line with a count after it and CRLF line ends.
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
+    let hard: Vec<&str> = hard.lines().filter(|l| l.len() == 81).take(20).collect();
+    let mut input = String::new();
+    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
+    for (i, row) in kaggle.lines().skip(1).take(3000).enumerate() {
+        let quiz = row.split(',').next().unwrap();
+        let line = match i % 101 {
+            3 => format!("55{}", &quiz[2..]),
+            4 => no_solution.clone(),
+            5 => hard[i / 101 % hard.len()].to_string(),
+            _ => quiz.to_string(),
+        };
+        let end = if (1000..1500).contains(&i) {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        input.push_str(&line);
+        input.push_str(end);
+        match i {
+            700 => input.push_str("# a comment\n"),
+            1500 => input.push('\n'),
+            2100 => input.push_str(&format!("{}A\n", &quiz[..80])),
+            2500 => input.push_str(&format!("{quiz} 1\n")),
+            _ => {}
+        }
+    }
+    for mode in [&[][..], &["--count", "2"][..]] {
+        // Exit status 1 on both: some puzzles have no solution.
+        let cpu = forkboard(
+            &[&["solve", "--engine", "cpu"][..], mode].concat(),
+            input.as_bytes(),
+        );
+        assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
+        let args = [
+            &["solve", "--engine", "gpu", "--chunk", "500", "--stats"][..],
+            mode,
+        ]
+        .concat();
+        let gpu = forkboard(&args, input.as_bytes());
+        let stats = text(&gpu.stderr);
+        assert_eq!(gpu.status.code(), Some(1), "{stats}");
+        assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
+        assert_eq!(text(&gpu.stdout).lines().count(), 3002, "{mode:?}");
+        assert!(stats.contains("puzzles      3002"), "{stats}");
+        assert!(
+            stats.contains("— 3002 puzzles"),
+            "every puzzle on the GPU: {stats}"
+        );
+        // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
+        let lost = [&args[..], &["--lose-gpu-after", "3"]].concat();
+        let lost = forkboard(&lost, input.as_bytes());
+        assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
+        assert!(text(&lost.stderr).contains("the GPU failed"));
+        assert_eq!(text(&lost.stdout), text(&cpu.stdout), "{mode:?}, lost");
+    }
+}
+
+#[test]
 fn a_gpu_lost_mid_run_is_finished_on_the_cpu_with_nothing_lost() {
     // 1,200 kaggle puzzles in chunks of 200: the first chunks go to the GPU, then its device is destroyed (the
     // hidden fault hook); the chunk in flight and the rest are answered on the CPU, each puzzle once, in order.

@@ -153,4 +153,32 @@ impl Lane9Kernel {
             )
             .await
     }
+
+    /// [`Lane9Kernel::solve_each`] for `count` puzzles kept elsewhere than in grids: `planes(index)` gives
+    /// puzzle `index`'s value planes ([`bands::pack_values`]), made where the caller keeps it (the lines of
+    /// a file, read where they lie) and written straight into the upload.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn solve_planes<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        count: usize,
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        planes: impl Fn(usize) -> [u32; 12] + Sync,
+        each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        self.lanes
+            .solve_indexed(
+                ctx,
+                &LAYOUT,
+                count,
+                limit,
+                config,
+                progress,
+                |i, words| words.copy_from_slice(&planes(i)),
+                |i, words| each(i, bytemuck::from_bytes(bytemuck::cast_slice(words))),
+            )
+            .await
+    }
 }

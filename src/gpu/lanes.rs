@@ -253,10 +253,38 @@ impl LaneKernel {
         pack: impl Fn(&Grid, &mut [u32]) + Sync,
         each: impl Fn(usize, &[u32]) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
-        if puzzles.is_empty() {
+        let pack_at = |i: usize, words: &mut [u32]| pack(puzzles[i].borrow(), words);
+        self.solve_indexed(
+            ctx,
+            layout,
+            puzzles.len(),
+            limit,
+            config,
+            progress,
+            pack_at,
+            each,
+        )
+        .await
+    }
+
+    /// [`LaneKernel::solve_each`] for `count` puzzles that are not grids: `pack(index, words)` fills puzzle
+    /// `index`'s words from wherever the caller keeps it (the 9×9 lines of a file, read where they lie).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn solve_indexed<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        layout: &LaneLayout,
+        count: usize,
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        pack: impl Fn(usize, &mut [u32]) + Sync,
+        each: impl Fn(usize, &[u32]) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        if count == 0 {
             return Ok((Vec::new(), ForkStats::default()));
         }
-        let n = puzzles.len() as u32;
+        let n = count as u32;
         let kind = AdapterKind::of(&ctx.info);
         let max_binding = ctx
             .limits
@@ -270,7 +298,7 @@ impl LaneKernel {
         upload(
             ctx,
             &buffers.batch.puzzles,
-            puzzles,
+            count,
             layout.puzzle_words,
             &pack,
         )?;
@@ -362,10 +390,10 @@ impl LaneKernel {
             stats.guesses += u64::from(state.guesses);
             stats.forks = u64::from(state.donated);
             let finished = state.finished.min(n) as usize;
-            if !progress(finished, puzzles.len()) {
+            if !progress(finished, count) {
                 return Err(GpuError::Cancelled);
             }
-            if finished == puzzles.len() {
+            if finished == count {
                 break;
             }
             // Aim each run at TARGET, changing at most 4× at a time.
@@ -457,35 +485,38 @@ impl LaneKernel {
 /// Packs `puzzles` into the start of `buffer`, `words` each. Each write goes through a staging buffer of its
 /// own, so natively every core packs a run of puzzles into a small buffer (it stays in cache) and writes that
 /// into its run's staging memory: the batch is read once and its words written once.
-fn upload<P: Borrow<Grid> + Sync>(
+fn upload(
     ctx: &GpuContext,
     buffer: &wgpu::Buffer,
-    puzzles: &[P],
+    count: usize,
     words: usize,
-    pack: &(impl Fn(&Grid, &mut [u32]) + Sync),
+    pack: &(impl Fn(usize, &mut [u32]) + Sync),
 ) -> Result<(), GpuError> {
     const RUN: usize = 4096;
-    let write = |(i, run): (usize, &[P])| {
-        let mut packed = vec![0u32; run.len() * words];
-        for (p, to) in run.iter().zip(packed.chunks_exact_mut(words)) {
-            pack(p.borrow(), to);
+    let write = |run: usize| {
+        let first = run * RUN;
+        let len = RUN.min(count - first);
+        let mut packed = vec![0u32; len * words];
+        for (k, to) in packed.chunks_exact_mut(words).enumerate() {
+            pack(first + k, to);
         }
         let size = wgpu::BufferSize::new((packed.len() * 4) as u64).expect("a run is never empty");
         let mut view = ctx
             .queue
-            .write_buffer_with(buffer, (i * RUN * words * 4) as u64, size)
+            .write_buffer_with(buffer, (first * words * 4) as u64, size)
             .ok_or_else(|| GpuError::Api("the puzzles could not be staged for the GPU".into()))?;
         view.slice(..)
             .copy_from_slice(bytemuck::cast_slice(&packed));
         Ok(())
     };
+    let runs = count.div_ceil(RUN);
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        puzzles.par_chunks(RUN).enumerate().try_for_each(write)
+        (0..runs).into_par_iter().try_for_each(write)
     }
     #[cfg(target_arch = "wasm32")]
-    puzzles.chunks(RUN).enumerate().try_for_each(write)
+    (0..runs).try_for_each(write)
 }
 
 /// A batch's buffers and their bind group, kept by the kernel for the next batch.

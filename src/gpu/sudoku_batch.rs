@@ -248,7 +248,7 @@ fn one_shape<R: Borrow<Record> + Sync>(records: &[R]) -> Option<Vec<&Grid>> {
 /// before: a solution that passes the independent check keeps every given and repeats no value, which shows
 /// the givens consistent; any other result has them checked (and an invalid puzzle answered as such) before
 /// it is answered or searched on the CPU.
-fn answer_lane(
+pub(crate) fn answer_lane(
     record: &Record,
     puzzle: &Grid,
     (count, overflowed, solution): (u32, bool, Option<Grid>),

@@ -49,21 +49,26 @@ pub struct Tally {
 impl Tally {
     /// Counts one answer.
     pub fn add(&mut self, answer: &Answer) {
-        self.puzzles += 1;
         match answer {
-            Answer::Solved { count, gave_up, .. } => {
-                self.solved += 1;
-                match (count, gave_up) {
-                    (Some((1, _)), true) => self.gave_up += 1,
-                    (Some((1, false)), false) => self.unique += 1,
-                    // A limit of one: whether there are more was not asked.
-                    (Some((1, true)), false) | (None, _) => {}
-                    (Some(_), _) => self.multiple += 1,
-                }
-            }
+            Answer::Solved { count, gave_up, .. } => return self.add_solved(*count, *gave_up),
             Answer::NoSolution => self.no_solution += 1,
             Answer::GaveUp { .. } => self.gave_up += 1,
             Answer::Invalid(_) => self.invalid += 1,
+        }
+        self.puzzles += 1;
+    }
+
+    /// Counts one solved puzzle (an [`Answer::Solved`] with this `count` and `gave_up`), for answers written
+    /// without making an [`Answer`].
+    pub fn add_solved(&mut self, count: Option<(u64, bool)>, gave_up: bool) {
+        self.puzzles += 1;
+        self.solved += 1;
+        match (count, gave_up) {
+            (Some((1, _)), true) => self.gave_up += 1,
+            (Some((1, false)), false) => self.unique += 1,
+            // A limit of one: whether there are more was not asked.
+            (Some((1, true)), false) | (None, _) => {}
+            (Some(_), _) => self.multiple += 1,
         }
     }
 

@@ -329,9 +329,17 @@ fn spread(byte: u32) -> u64 {
 /// of band `b`'s cells. Eight cells at a time (this runs on every puzzle sent to the GPU).
 pub fn pack(grid: &Grid) -> [u32; 12] {
     // 81 cells can only be 9×9 with 3×3 boxes.
-    assert_eq!(grid.cells().len(), 81, "value planes hold 9×9 grids");
+    let values: &[u8; 81] = grid
+        .cells()
+        .try_into()
+        .expect("value planes hold 9×9 grids");
+    pack_values(values)
+}
+
+/// [`pack`] for a 9×9 grid's values (0 for an empty cell, else 1 to 9), row-major, wherever they are kept.
+pub fn pack_values(values: &[u8; 81]) -> [u32; 12] {
     let mut planes = [0u32; 12];
-    for (band, values) in grid.cells().chunks_exact(27).enumerate() {
+    for (band, values) in values.chunks_exact(27).enumerate() {
         let mut bytes = [0u8; 32];
         bytes[..27].copy_from_slice(values);
         for (q, eight) in bytes.chunks_exact(8).enumerate() {

@@ -8,15 +8,26 @@ use super::shape::MAX_CELLS;
 /// value exactly once.
 pub fn is_solution(puzzle: &Grid, solution: &Grid) -> bool {
     puzzle.shape() == solution.shape()
-        && puzzle
-            .cells()
-            .iter()
-            .zip(solution.cells())
-            // Without short-circuiting, so that the compiler compares many cells at once.
-            .fold(true, |kept, (&given, &value)| {
-                kept & ((given == 0) | (given == value))
-            })
+        && keeps_givens(puzzle.cells(), solution.cells())
         && is_complete_and_valid(solution)
+}
+
+/// [`is_solution`] for a 9×9 puzzle with 3×3 boxes and a candidate solution kept as values (0 for an empty
+/// cell, else 1 to 9, row-major) rather than in grids: the lines of a file, checked where they lie.
+pub fn is_nine_solution(puzzle: &[u8; 81], solution: &[u8; 81]) -> bool {
+    // A value above 9 would set a bit outside the full mask, so `or == full` refuses it too.
+    keeps_givens(puzzle, solution) && units::<81>(solution, 3, 3, |or, _| or == 0x1FF)
+}
+
+/// True when every given (nonzero) cell of `puzzle` has the same value in `solution`.
+fn keeps_givens(puzzle: &[u8], solution: &[u8]) -> bool {
+    puzzle
+        .iter()
+        .zip(solution)
+        // Without short-circuiting, so that the compiler compares many cells at once.
+        .fold(true, |kept, (&given, &value)| {
+            kept & ((given == 0) | (given == value))
+        })
 }
 
 /// True when every cell is filled and no unit repeats a value.

@@ -4,11 +4,12 @@ use std::borrow::Borrow;
 
 use rayon::prelude::*;
 
+use forkboard::gpu::line_batch::answer_lines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::answer::{Mode, answer};
-use forkboard::sudoku::format::{Answer, Record};
+use forkboard::sudoku::format::{Answer, LineAnswer, NineLines, Record};
 use forkboard::sudoku::with_thread_solver;
 
 use crate::Engine;
@@ -86,12 +87,7 @@ impl Engines {
         chunk: &[R],
         mode: Mode,
     ) -> Result<Vec<Answer>, String> {
-        let use_gpu = match self.choice {
-            Engine::Cpu => false,
-            Engine::Gpu => true,
-            Engine::Auto => chunk.len() >= AUTO_GPU_MIN,
-        };
-        if let (true, Some(gpu)) = (use_gpu, &self.gpu) {
+        if let Some(gpu) = self.gpu_for(chunk.len()) {
             let run = answer_chunk_blocking(
                 &gpu.ctx,
                 &gpu.kernel,
@@ -106,13 +102,7 @@ impl Engines {
                     self.on_gpu += chunk.len() as u64;
                     return Ok(answers);
                 }
-                Err(e) => {
-                    // Nothing of this chunk was written yet: the CPU answers all of it, and the rest of the run
-                    // (under `--engine gpu` too: answers are never lost, and the warning and --stats say so).
-                    eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
-                    self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
-                    self.gpu = None;
-                }
+                Err(e) => self.gpu_failed(e),
             }
         }
         self.on_cpu += chunk.len() as u64;
@@ -123,6 +113,65 @@ impl Engines {
                 with_thread_solver(max_guesses, |solver| answer(record.borrow(), solver, mode))
             })
             .collect())
+    }
+
+    /// Answers pieces of plain 9×9 lines, in order, on the engine chosen for them: on the GPU straight from
+    /// the lines ([`answer_lines_blocking`]), on the CPU as records read from them.
+    pub fn answer_lines(
+        &mut self,
+        pieces: &[&NineLines],
+        mode: Mode,
+    ) -> Result<Vec<LineAnswer>, String> {
+        let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
+        if let Some(gpu) = self.gpu_for(puzzles) {
+            let run = answer_lines_blocking(
+                &gpu.ctx,
+                &gpu.kernel.lane9,
+                pieces,
+                mode,
+                self.config,
+                &mut |_, _| true,
+            );
+            match run {
+                Ok((answers, report)) => {
+                    self.gpu_report.add(&report);
+                    self.on_gpu += puzzles as u64;
+                    return Ok(answers);
+                }
+                Err(e) => self.gpu_failed(e),
+            }
+        }
+        self.on_cpu += puzzles as u64;
+        let max_guesses = self.config.max_guesses;
+        Ok(pieces
+            .par_iter()
+            .flat_map_iter(|piece| {
+                (0..piece.len()).map(|i| {
+                    let record = piece.record(i);
+                    let answer =
+                        with_thread_solver(max_guesses, |solver| answer(&record, solver, mode));
+                    LineAnswer::Usual(Box::new((record, answer)))
+                })
+            })
+            .collect())
+    }
+
+    /// The GPU, when a chunk of `puzzles` goes to it.
+    fn gpu_for(&self, puzzles: usize) -> Option<&Gpu> {
+        let use_gpu = match self.choice {
+            Engine::Cpu => false,
+            Engine::Gpu => true,
+            Engine::Auto => puzzles >= AUTO_GPU_MIN,
+        };
+        self.gpu.as_ref().filter(|_| use_gpu)
+    }
+
+    /// After the GPU failed on a chunk: nothing of it was written yet, so the CPU answers all of it, and the
+    /// rest of the run (under `--engine gpu` too: answers are never lost, and the warning and --stats say so).
+    fn gpu_failed(&mut self, e: GpuError) {
+        eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
+        self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
+        self.gpu = None;
     }
 
     /// Answers records one after another on this thread's CPU solver, for a caller that spreads its work over

@@ -14,7 +14,8 @@ use rayon::prelude::*;
 
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
-    Answer, Format, Piece, ReadOptions, Record, Splitter, Writer, opening,
+    Answer, Format, LineAnswer, NineLines, Piece, ReadOptions, Record, Splitter, Writer, opening,
+    write_lines,
 };
 use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
@@ -240,10 +241,10 @@ impl Stages<'_> {
         } = sizes;
         next_size.store(self.chunk_size(engines), Ordering::Relaxed);
         let (pieces_tx, pieces_rx) = mpsc::sync_channel::<Vec<Piece>>(1);
-        // A chunk stays in its pieces' records from parsing to formatting: parsed, formatted and freed on every
-        // core, never copied together on one thread.
-        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Vec<Record>>>(1);
-        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Vec<Record>>, Vec<Answer>)>(1);
+        // A chunk stays in its pieces from parsing to formatting: parsed, formatted and freed on every core,
+        // never copied together on one thread.
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Parsed>>(1);
+        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Parsed>, Answers)>(1);
         let reading = scope.spawn(move || {
             loop {
                 let bytes =
@@ -273,14 +274,14 @@ impl Stages<'_> {
             let (mut bytes, mut records) = (0, 0);
             for pieces in pieces_rx {
                 bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
-                let mut chunk: Vec<Vec<Record>> = timed(&self.busy.parse, || {
+                let mut chunk: Vec<Parsed> = timed(&self.busy.parse, || {
                     pieces
                         .into_par_iter()
-                        .map(|piece| piece.records(self.options))
+                        .map(|piece| self.parse(piece))
                         .collect()
                 });
-                chunk.retain(|piece| !piece.is_empty());
-                records += chunk.iter().map(Vec::len).sum::<usize>();
+                chunk.retain(|piece| piece.len() > 0);
+                records += chunk.iter().map(Parsed::len).sum::<usize>();
                 // Bounded, so that a long run of comments cannot make the next chunk the whole file.
                 if let Some(estimate) = bytes.checked_div(records) {
                     bytes_per_record.store(estimate.clamp(16, 4096), Ordering::Relaxed);
@@ -292,21 +293,37 @@ impl Stages<'_> {
         });
         scope.spawn(move || {
             let mut index = 0;
-            for (chunk, answers) in answered_rx {
+            for (chunk, (answers, line_answers)) in answered_rx {
                 let parts: Vec<Formatted> = timed(&self.busy.format, || {
-                    // Each piece's answers are the next run of the chunk's.
-                    let mut rest = &answers[..];
-                    let pieces: Vec<(&[Record], &[Answer])> = chunk
+                    // Each piece's answers are the next run of the chunk's answers of its kind.
+                    let (mut rest, mut lines_rest) = (&answers[..], &line_answers[..]);
+                    let pieces: Vec<Answered> = chunk
                         .iter()
-                        .map(|records| {
-                            let (these, after) = rest.split_at(records.len());
-                            rest = after;
-                            (&records[..], these)
+                        .map(|piece| match piece {
+                            Parsed::Records(records) => {
+                                let (these, after) = rest.split_at(records.len());
+                                rest = after;
+                                Answered::Records(records, these)
+                            }
+                            Parsed::Lines(lines) => {
+                                let (these, after) = lines_rest.split_at(lines.len());
+                                lines_rest = after;
+                                Answered::Lines(these)
+                            }
                         })
                         .collect();
                     pieces
                         .into_par_iter()
-                        .map(|(records, answers)| self.format_part(records, answers))
+                        .map(|piece| match piece {
+                            Answered::Records(records, answers) => {
+                                self.format_part(records, answers)
+                            }
+                            Answered::Lines(answers) => {
+                                let mut bytes = Vec::new();
+                                let tally = write_lines(answers, self.symbols, &mut bytes);
+                                Formatted { bytes, tally }
+                            }
+                        })
                         .collect()
                 });
                 for part in parts {
@@ -319,9 +336,21 @@ impl Stages<'_> {
         });
         let mut answering = Ok(());
         for chunk in chunk_rx {
-            let records: Vec<&Record> = chunk.iter().flatten().collect();
-            let answered = timed(&self.busy.answer, || engines.answer(&records, self.mode));
-            drop(records);
+            let answered = timed(&self.busy.answer, || {
+                let records: Vec<&Record> = chunk.iter().flat_map(Parsed::records).collect();
+                let lines: Vec<&NineLines> = chunk.iter().filter_map(Parsed::lines).collect();
+                let answers = if records.is_empty() {
+                    Vec::new()
+                } else {
+                    engines.answer(&records, self.mode)?
+                };
+                let line_answers = if lines.is_empty() {
+                    Vec::new()
+                } else {
+                    engines.answer_lines(&lines, self.mode)?
+                };
+                Ok::<_, String>((answers, line_answers))
+            });
             match answered {
                 Ok(answers) => {
                     next_size.store(self.chunk_size(engines), Ordering::Relaxed);
@@ -338,6 +367,19 @@ impl Stages<'_> {
         drop(answered_tx);
         let read_error = reading.join().expect("the reader thread does not panic");
         (answering, read_error)
+    }
+
+    /// A piece of a GPU chunk parsed: plain 9×9 lines stay text when they are written back as lines (the
+    /// answers then go from the lines to the kernel and back without records, [`NineLines`]); anything else
+    /// becomes records.
+    fn parse(&self, piece: Piece) -> Parsed {
+        if self.format != Format::Line {
+            return Parsed::Records(piece.records(self.options));
+        }
+        match piece.into_nine_lines(self.options) {
+            Ok(lines) => Parsed::Lines(lines),
+            Err(piece) => Parsed::Records(piece.records(self.options)),
+        }
     }
 
     /// Answers formatted as a part of the output.
@@ -416,6 +458,49 @@ impl Stages<'_> {
         written.set(next, true);
         result.map(|()| tally)
     }
+}
+
+/// A piece of a GPU chunk, parsed ([`Stages::parse`]).
+enum Parsed {
+    /// Plain 9×9 lines, answered straight from the text.
+    Lines(NineLines),
+    /// Anything else, as records.
+    Records(Vec<Record>),
+}
+
+impl Parsed {
+    /// Puzzles (or unreadable records) in the piece.
+    fn len(&self) -> usize {
+        match self {
+            Parsed::Lines(lines) => lines.len(),
+            Parsed::Records(records) => records.len(),
+        }
+    }
+
+    /// The piece's records (none for lines).
+    fn records(&self) -> &[Record] {
+        match self {
+            Parsed::Records(records) => records,
+            Parsed::Lines(_) => &[],
+        }
+    }
+
+    /// The piece's lines, if it is lines.
+    fn lines(&self) -> Option<&NineLines> {
+        match self {
+            Parsed::Lines(lines) => Some(lines),
+            Parsed::Records(_) => None,
+        }
+    }
+}
+
+/// A chunk's answers: the records' in order, and the lines' in order.
+type Answers = (Vec<Answer>, Vec<LineAnswer>);
+
+/// A parsed piece beside its run of the chunk's answers.
+enum Answered<'a> {
+    Records(&'a [Record], &'a [Answer]),
+    Lines(&'a [LineAnswer]),
 }
 
 /// Puzzles per chunk for the engine in use.

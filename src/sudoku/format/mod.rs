@@ -6,6 +6,7 @@
 
 mod detect;
 mod lines;
+mod nine_lines;
 mod read;
 mod split;
 mod write;
@@ -20,6 +21,7 @@ use super::shape::BoxShape;
 use super::symbols::Symbols;
 
 pub use detect::detect;
+pub use nine_lines::{LineAnswer, NineLines, write_lines};
 pub use read::Reader;
 pub use split::{Piece, Splitter};
 pub use write::{Answer, GradeColumn, Writer, opening};

@@ -14,6 +14,7 @@ use std::mem;
 use super::detect::SAMPLE_LINES;
 use super::lines::Line;
 use super::lines::MAX_LINE;
+use super::nine_lines::NineLines;
 use super::read::{CsvColumns, Rows, Step, pretty_row_len};
 use super::{Format, ReadOptions, Reader, Record};
 
@@ -141,6 +142,29 @@ impl Piece {
             body: Body::Text {
                 text: wire,
                 format,
+                columns,
+                lines_before,
+            },
+        })
+    }
+
+    /// The piece as plain 9×9 lines ([`NineLines`]) when it is nothing else, read with `options`; the piece
+    /// back otherwise.
+    pub fn into_nine_lines(self, options: ReadOptions) -> Result<NineLines, Piece> {
+        let Body::Text {
+            text,
+            format: Format::Line,
+            columns,
+            lines_before,
+        } = self.body
+        else {
+            return Err(self);
+        };
+        NineLines::new(text, lines_before, options).map_err(|text| Piece {
+            bytes: self.bytes,
+            body: Body::Text {
+                text,
+                format: Format::Line,
                 columns,
                 lines_before,
             },
