@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Files end to end: `forkboard solve` of ten million kaggle lines, and a million in every layout, on the CPU
 # engine and the GPU, beside the in-memory rate of the same engines (`forkboard bench`) and, when given, the
-# `sudoku` crate's harness (../shared/anchors/) in the same call. Prints one row per run: puzzles/s, wall seconds,
+# `sudoku` crate's harness and tdoku (../shared/anchors/) in the same call. Prints one row per run: puzzles/s, wall seconds,
 # peak memory, the output's checksum (equal across engines and layouts of one input) and each stage's busy time.
 #
-#   bash scripts/bench-files.sh FORKBOARD DATA [SUDOKU_ANCHOR_BENCH]
+#   bash scripts/bench-files.sh FORKBOARD DATA [SUDOKU_ANCHOR_BENCH [TDOKU_MT]]
 #
 # FORKBOARD: a release build; DATA: ../shared/data/sudoku. Needs about 2.5 GB of free space in $TMPDIR.
 set -euo pipefail
 forkboard=${1:?the forkboard binary}
 data=${2:?the folder of puzzle sets}
 anchor=${3:-}
+tdoku=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -64,4 +65,9 @@ if [ -n "$anchor" ]; then
   echo "The sudoku crate on every core (../shared/anchors/):"
   "$anchor" --solver sudoku --mode one --threads "$(nproc)" --secs 3 --reps 1 --novalidate "$data/kaggle_10k.csv" \
     | tail -n 1
+fi
+if [ -n "$tdoku" ]; then
+  echo "tdoku on every core, first solution (kaggle) and counting to 2 (serg):"
+  "$tdoku" "$data/kaggle_10k.csv" "$(nproc)" 1 3 | tail -n 1
+  "$tdoku" "$data/serg_multi_10k.txt" "$(nproc)" 2 3 | tail -n 1
 fi
