@@ -71,7 +71,7 @@ fn main() {
     let answers: Vec<LineAnswer> = (0..n).map(check).collect();
     let write = best_ms(|| {
         let mut out = Vec::new();
-        write_lines(&answers, Symbols::Standard, &mut out);
+        write_lines(answers.iter().cloned(), Symbols::Standard, &mut out);
         out
     });
     let ns = |ms: f64| ms * 1e6 / n as f64;

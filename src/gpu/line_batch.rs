@@ -1,14 +1,16 @@
-//! Plain 9×9 lines on the GPU: [`NineLines`] in, [`LineAnswer`]s out, the usual large file's short way past
+//! Plain 9×9 lines on the GPU: [`NineLines`] in, the 9×9 lane kernel's results out, and each result made a
+//! [`LineAnswer`] against its line: the usual large file's short way past
 //! [`super::sudoku_batch::answer_chunk`].
 //!
-//! Each puzzle is packed for the 9×9 lane kernel straight from its line, and each result is checked against
-//! that line where the read-back lies, on every core natively. A puzzle without a checked solution is read as
-//! a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel handed it back or
-//! the check refused its solution), so the answers are the same.
+//! Each puzzle is packed for the kernel straight from its line. Its result is checked against that line by
+//! [`answer_line`], which a caller runs wherever it formats the answers (the command line: on every core, a
+//! stage after the device's, so that the device's stage only packs and reads back). A puzzle without a checked
+//! solution is read as a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel
+//! handed it back or the check refused its solution), so the answers are the same.
 
 use web_time::Instant;
 
-use super::lane9::Lane9Kernel;
+use super::lane9::{Lane9Kernel, Lane9Result};
 use super::sudoku_batch::{BatchReport, answer_lane};
 use super::sudoku_fork::ForkConfig;
 use super::{GpuContext, GpuError};
@@ -17,16 +19,17 @@ use crate::sudoku::bands::{self, pack_values};
 use crate::sudoku::format::{LineAnswer, NineLines};
 use crate::sudoku::{Grid, verify};
 
-/// Answers the puzzles of `pieces`, in order (the first piece's, then the next's), on the 9×9 lane kernel;
-/// `progress(finished, total)` may cancel by returning false.
-pub async fn answer_lines(
+/// Runs the puzzles of `pieces` on the 9×9 lane kernel, in order (the first piece's, then the next's), and
+/// returns each one's raw result, to be made an answer by [`answer_line`]. `progress(finished, total)` may
+/// cancel by returning false.
+pub async fn solve_lines(
     ctx: &GpuContext,
     kernel: &Lane9Kernel,
     pieces: &[&NineLines],
-    mode: Mode,
+    limit: u64,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<(Vec<LineAnswer>, BatchReport), GpuError> {
+) -> Result<(Vec<Lane9Result>, BatchReport), GpuError> {
     // Where each piece's puzzles start in the batch; puzzle i is in the last piece starting at or before it.
     let starts: Vec<usize> = pieces
         .iter()
@@ -37,14 +40,8 @@ pub async fn answer_lines(
         })
         .collect();
     let total = pieces.iter().map(|p| p.len()).sum();
-    let locate = |i: usize| {
-        let k = starts.partition_point(|&start| start <= i) - 1;
-        (pieces[k], i - starts[k])
-    };
-    let limit = mode.limit();
-    let fallbacks = std::sync::atomic::AtomicU64::new(0);
     let started = Instant::now();
-    let (answers, stats) = kernel
+    let (results, stats) = kernel
         .solve_planes(
             ctx,
             total,
@@ -52,57 +49,61 @@ pub async fn answer_lines(
             config,
             progress,
             |i| {
-                let (piece, j) = locate(i);
-                pack_values(&piece.values(j))
+                let k = starts.partition_point(|&start| start <= i) - 1;
+                pack_values(&pieces[k].values(i - starts[k]))
             },
-            |i, result| {
-                let (piece, j) = locate(i);
-                let solution = result.solution();
-                if let Some(values) = solution
-                    && verify::is_nine_solution(&piece.values(j), &values)
-                {
-                    let count = u64::from(result.count).min(limit);
-                    return LineAnswer::Solved {
-                        values,
-                        count: matches!(mode, Mode::Count(_)).then_some((count, count >= limit)),
-                    };
-                }
-                // The rare puzzle without a checked solution: as `answer_chunk` answers a record.
-                let record = piece.record(j);
-                let answer = match ready_for_solver(&record) {
-                    Err(invalid) => invalid,
-                    Ok(puzzle) => {
-                        let grid = solution.and_then(|cells| Grid::new(bands::nine(), &cells));
-                        let found = (result.count, result.overflowed(), grid);
-                        let (answer, fell_back) =
-                            answer_lane(&record, puzzle, found, mode, config.max_guesses);
-                        if fell_back {
-                            fallbacks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        answer
-                    }
-                };
-                LineAnswer::Usual(Box::new((record, answer)))
-            },
+            |_, result| *result,
         )
         .await?;
     let report = BatchReport {
         kernel: stats,
-        cpu_fallbacks: fallbacks.into_inner(),
+        cpu_fallbacks: 0,
         kernel_seconds: started.elapsed().as_secs_f64(),
     };
-    Ok((answers, report))
+    Ok((results, report))
 }
 
-/// [`answer_lines`], blocking (native only).
+/// The answer to puzzle `i` of `lines` from its kernel result: the solution when it passes the independent
+/// check against the line, else the puzzle read as a record and answered as `answer_chunk` answers one. Also
+/// says whether the CPU had to solve it.
+pub fn answer_line(
+    lines: &NineLines,
+    i: usize,
+    result: &Lane9Result,
+    mode: Mode,
+    max_guesses: u64,
+) -> (LineAnswer, bool) {
+    let solution = result.solution();
+    if let Some(values) = solution
+        && verify::is_nine_solution(&lines.values(i), &values)
+    {
+        let limit = mode.limit();
+        let count = u64::from(result.count).min(limit);
+        let count = matches!(mode, Mode::Count(_)).then_some((count, count >= limit));
+        return (LineAnswer::Solved { values, count }, false);
+    }
+    // The rare puzzle without a checked solution.
+    let record = lines.record(i);
+    let (answer, fell_back) = match ready_for_solver(&record) {
+        Err(invalid) => (invalid, false),
+        Ok(puzzle) => {
+            let grid = solution.and_then(|cells| Grid::new(bands::nine(), &cells));
+            let found = (result.count, result.overflowed(), grid);
+            answer_lane(&record, puzzle, found, mode, max_guesses)
+        }
+    };
+    (LineAnswer::Usual(Box::new((record, answer))), fell_back)
+}
+
+/// [`solve_lines`], blocking (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn answer_lines_blocking(
+pub fn solve_lines_blocking(
     ctx: &GpuContext,
     kernel: &Lane9Kernel,
     pieces: &[&NineLines],
-    mode: Mode,
+    limit: u64,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<(Vec<LineAnswer>, BatchReport), GpuError> {
-    pollster::block_on(answer_lines(ctx, kernel, pieces, mode, config, progress))
+) -> Result<(Vec<Lane9Result>, BatchReport), GpuError> {
+    pollster::block_on(solve_lines(ctx, kernel, pieces, limit, config, progress))
 }

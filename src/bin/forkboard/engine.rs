@@ -4,7 +4,8 @@ use std::borrow::Borrow;
 
 use rayon::prelude::*;
 
-use forkboard::gpu::line_batch::answer_lines_blocking;
+use forkboard::gpu::lane9::Lane9Result;
+use forkboard::gpu::line_batch::solve_lines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
@@ -19,6 +20,14 @@ use crate::Engine;
 /// 16 cores (docs/benchmarks.md): the 9×9 lane kernel overtakes it at about 5 easy, 11 of the hardest and 30
 /// top1465 puzzles.
 const AUTO_GPU_MIN: usize = 32;
+
+/// What an engine made of a chunk's plain 9×9 lines, in order.
+pub enum LineResults {
+    /// The GPU's raw results, each to be checked against its line.
+    Gpu(Vec<Lane9Result>),
+    /// The CPU's answers.
+    Cpu(Vec<LineAnswer>),
+}
 
 /// A ready GPU.
 struct Gpu {
@@ -116,44 +125,58 @@ impl Engines {
     }
 
     /// Answers pieces of plain 9×9 lines, in order, on the engine chosen for them: on the GPU straight from
-    /// the lines ([`answer_lines_blocking`]), on the CPU as records read from them.
+    /// the lines ([`solve_lines_blocking`]; its raw results, which the caller makes answers of where it
+    /// formats them, [`forkboard::gpu::line_batch::answer_line`]), on the CPU as records read from them.
     pub fn answer_lines(
         &mut self,
         pieces: &[&NineLines],
         mode: Mode,
-    ) -> Result<Vec<LineAnswer>, String> {
+    ) -> Result<LineResults, String> {
         let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
         if let Some(gpu) = self.gpu_for(puzzles) {
-            let run = answer_lines_blocking(
+            let run = solve_lines_blocking(
                 &gpu.ctx,
                 &gpu.kernel.lane9,
                 pieces,
-                mode,
+                mode.limit(),
                 self.config,
                 &mut |_, _| true,
             );
             match run {
-                Ok((answers, report)) => {
+                Ok((results, report)) => {
                     self.gpu_report.add(&report);
                     self.on_gpu += puzzles as u64;
-                    return Ok(answers);
+                    return Ok(LineResults::Gpu(results));
                 }
                 Err(e) => self.gpu_failed(e),
             }
         }
         self.on_cpu += puzzles as u64;
         let max_guesses = self.config.max_guesses;
-        Ok(pieces
-            .par_iter()
-            .flat_map_iter(|piece| {
-                (0..piece.len()).map(|i| {
-                    let record = piece.record(i);
-                    let answer =
-                        with_thread_solver(max_guesses, |solver| answer(&record, solver, mode));
-                    LineAnswer::Usual(Box::new((record, answer)))
+        Ok(LineResults::Cpu(
+            pieces
+                .par_iter()
+                .flat_map_iter(|piece| {
+                    (0..piece.len()).map(|i| {
+                        let record = piece.record(i);
+                        let answer =
+                            with_thread_solver(max_guesses, |solver| answer(&record, solver, mode));
+                        LineAnswer::Usual(Box::new((record, answer)))
+                    })
                 })
-            })
-            .collect())
+                .collect(),
+        ))
+    }
+
+    /// The CPU solver's guess budget per puzzle (0: none).
+    pub fn max_guesses(&self) -> u64 {
+        self.config.max_guesses
+    }
+
+    /// Counts puzzles of a GPU chunk that the CPU had to solve after all (found where its results were made
+    /// answers, after [`Engines::answer_lines`]).
+    pub fn add_cpu_fallbacks(&mut self, puzzles: u64) {
+        self.gpu_report.cpu_fallbacks += puzzles;
     }
 
     /// The GPU, when a chunk of `puzzles` goes to it.

@@ -12,6 +12,8 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use forkboard::gpu::lane9::Lane9Result;
+use forkboard::gpu::line_batch::answer_line;
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
     Answer, Format, LineAnswer, NineLines, Piece, ReadOptions, Record, Splitter, Writer, opening,
@@ -20,7 +22,7 @@ use forkboard::sudoku::format::{
 use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
 
-use crate::engine::Engines;
+use crate::engine::{Engines, LineResults};
 
 /// Puzzles per chunk on the CPU, which answers pieces of a 64th of a chunk: about a thousand 9×9 puzzles a piece
 /// (84 KB), which on the H100 machine ran 10% faster than a quarter of that and kept peak memory near 30 MB.
@@ -158,19 +160,22 @@ impl Stages<'_> {
             next_size: AtomicUsize::new(0),
             bytes_per_record: AtomicUsize::new(82),
         };
+        let line_fallbacks = AtomicU64::new(0);
         let (parts_tx, parts_rx) = mpsc::channel::<Part>();
-        thread::scope(|scope| {
-            let (written, sizes) = (&written, &sizes);
+        let result = thread::scope(|scope| {
+            let (written, sizes, fallbacks) = (&written, &sizes, &line_fallbacks);
             let writing = scope.spawn(move || self.write(sink, parts_rx, written));
             let (answering, read_error) = if engines.prefers_large_chunks() {
-                self.in_chunks(scope, engines, splitter, parts_tx, sizes)
+                self.in_chunks(scope, engines, splitter, parts_tx, sizes, fallbacks)
             } else {
                 let read_error = self.piece_by_piece(scope, engines, splitter, parts_tx, written);
                 (Ok(()), read_error)
             };
             let tally = writing.join().expect("the writer thread does not panic")?;
             answering.map(|()| (tally, read_error))
-        })
+        });
+        engines.add_cpu_fallbacks(line_fallbacks.into_inner());
+        result
     }
 
     /// Puzzles per chunk for the engine in use.
@@ -234,6 +239,7 @@ impl Stages<'_> {
         splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
         parts_tx: mpsc::Sender<Part>,
         sizes: &'scope ChunkSizes,
+        line_fallbacks: &'scope AtomicU64,
     ) -> (Result<(), String>, Option<io::Error>) {
         let ChunkSizes {
             next_size,
@@ -291,12 +297,13 @@ impl Stages<'_> {
                 }
             }
         });
+        let max_guesses = engines.max_guesses();
         scope.spawn(move || {
             let mut index = 0;
-            for (chunk, (answers, line_answers)) in answered_rx {
+            for (chunk, (answers, line_results)) in answered_rx {
                 let parts: Vec<Formatted> = timed(&self.busy.format, || {
                     // Each piece's answers are the next run of the chunk's answers of its kind.
-                    let (mut rest, mut lines_rest) = (&answers[..], &line_answers[..]);
+                    let (mut rest, mut lines_done) = (&answers[..], 0);
                     let pieces: Vec<Answered> = chunk
                         .iter()
                         .map(|piece| match piece {
@@ -306,9 +313,12 @@ impl Stages<'_> {
                                 Answered::Records(records, these)
                             }
                             Parsed::Lines(lines) => {
-                                let (these, after) = lines_rest.split_at(lines.len());
-                                lines_rest = after;
-                                Answered::Lines(these)
+                                let range = lines_done..lines_done + lines.len();
+                                lines_done = range.end;
+                                match &line_results {
+                                    LineResults::Gpu(r) => Answered::GpuLines(lines, &r[range]),
+                                    LineResults::Cpu(a) => Answered::CpuLines(&a[range]),
+                                }
                             }
                         })
                         .collect();
@@ -318,8 +328,24 @@ impl Stages<'_> {
                             Answered::Records(records, answers) => {
                                 self.format_part(records, answers)
                             }
-                            Answered::Lines(answers) => {
+                            Answered::GpuLines(lines, results) => {
+                                // The results are made answers here, on every core a stage after the
+                                // device's, which then only packs and reads back.
+                                let mut fell_back = 0;
+                                let answers = results.iter().enumerate().map(|(i, result)| {
+                                    let (answer, cpu) =
+                                        answer_line(lines, i, result, self.mode, max_guesses);
+                                    fell_back += u64::from(cpu);
+                                    answer
+                                });
                                 let mut bytes = Vec::new();
+                                let tally = write_lines(answers, self.symbols, &mut bytes);
+                                line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
+                                Formatted { bytes, tally }
+                            }
+                            Answered::CpuLines(answers) => {
+                                let mut bytes = Vec::new();
+                                let answers = answers.iter().cloned();
                                 let tally = write_lines(answers, self.symbols, &mut bytes);
                                 Formatted { bytes, tally }
                             }
@@ -344,12 +370,12 @@ impl Stages<'_> {
                 } else {
                     engines.answer(&records, self.mode)?
                 };
-                let line_answers = if lines.is_empty() {
-                    Vec::new()
+                let line_results = if lines.is_empty() {
+                    LineResults::Cpu(Vec::new())
                 } else {
                     engines.answer_lines(&lines, self.mode)?
                 };
-                Ok::<_, String>((answers, line_answers))
+                Ok::<_, String>((answers, line_results))
             });
             match answered {
                 Ok(answers) => {
@@ -494,13 +520,14 @@ impl Parsed {
     }
 }
 
-/// A chunk's answers: the records' in order, and the lines' in order.
-type Answers = (Vec<Answer>, Vec<LineAnswer>);
+/// A chunk's answers: the records' in order, and what the engine made of the lines, in order.
+type Answers = (Vec<Answer>, LineResults);
 
-/// A parsed piece beside its run of the chunk's answers.
+/// A parsed piece beside its run of the chunk's answers or results.
 enum Answered<'a> {
     Records(&'a [Record], &'a [Answer]),
-    Lines(&'a [LineAnswer]),
+    GpuLines(&'a NineLines, &'a [Lane9Result]),
+    CpuLines(&'a [LineAnswer]),
 }
 
 /// Puzzles per chunk for the engine in use.

@@ -128,22 +128,27 @@ pub enum LineAnswer {
 /// Writes the answers to a [`NineLines`]' puzzles, in order, one output line each, as [`Writer`] writes
 /// one-line puzzles in `symbols` (a part that others may come before: the layout has no separators), and
 /// returns their tally.
-pub fn write_lines(answers: &[LineAnswer], symbols: Symbols, out: &mut Vec<u8>) -> Tally {
+pub fn write_lines(
+    answers: impl IntoIterator<Item = LineAnswer>,
+    symbols: Symbols,
+    out: &mut Vec<u8>,
+) -> Tally {
     let mut tally = Tally::default();
-    out.reserve(answers.len() * (CELLS + 1));
+    let answers = answers.into_iter();
+    out.reserve(answers.size_hint().0 * (CELLS + 1));
     for answer in answers {
         match answer {
             LineAnswer::Solved { values, count } => {
-                symbols.extend(out, values);
+                symbols.extend(out, &values);
                 if let Some((n, hit)) = count {
-                    let more = if *hit { "+" } else { "" };
+                    let more = if hit { "+" } else { "" };
                     write!(out, " {n}{more}").expect("writing to memory does not fail");
                 }
                 out.push(b'\n');
-                tally.add_solved(*count, false);
+                tally.add_solved(count, false);
             }
             LineAnswer::Usual(usual) => {
-                let (record, answer) = &**usual;
+                let (record, answer) = &*usual;
                 Writer::continuing(&mut *out, Format::Line, symbols)
                     .write(record.line, record.puzzle.as_ref().ok(), answer)
                     .expect("writing to memory does not fail");
@@ -242,7 +247,7 @@ mod tests {
                     })
                     .collect();
                 let mut out = Vec::new();
-                let tally = write_lines(&short, symbols, &mut out);
+                let tally = write_lines(short, symbols, &mut out);
                 assert_eq!(out, expected.finish().unwrap(), "{mode:?} {symbols:?}");
                 assert_eq!(tally, expected_tally);
             }
