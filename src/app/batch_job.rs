@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use super::batch_output::{Answered, Output, object_url};
+use super::batch_output::{Answered, AnsweredLines, Output, object_url};
 use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::workers::{PieceReply, SharesReport};
@@ -23,7 +23,7 @@ use super::{loaded, workers};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{
-    Answer, Format, GradeColumn, Piece, ReadOptions, Reader, Record, Splitter,
+    Answer, Format, GradeColumn, NineLines, Piece, ReadOptions, Reader, Record, Splitter,
 };
 use crate::sudoku::learn_protocol::Rated;
 use crate::sudoku::logic::Rating;
@@ -318,6 +318,8 @@ pub(super) async fn run(
     let on_gpu = engine::gpu_ready() && job.wanted != Preference::Cpu;
     let (output, cancelled) = if !on_gpu && workers::count() > 0 {
         answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
+    } else if on_gpu && job.mode == Mode::First && !job.graded {
+        answer_gpu_pieces(feed, &mut reading, job, &mut shown, cancel).await
     } else {
         answer_slices(feed, &mut reading, job, on_gpu, &mut shown, cancel).await
     };
@@ -557,6 +559,126 @@ async fn answer_slices(
     // A slice answered before a Cancel is still written: nothing done is lost.
     if let Some(last) = answered.take() {
         output.write(last);
+    }
+    (output, cancelled)
+}
+
+/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 lines.
+enum AnsweredSlice {
+    Records(Answered),
+    Lines(AnsweredLines),
+}
+
+impl AnsweredSlice {
+    /// Puzzles (or unreadable records) in the slice, and the milliseconds its answering took.
+    fn size(&self) -> (usize, f64) {
+        match self {
+            AnsweredSlice::Records(a) => (a.chunk.len(), a.ms),
+            AnsweredSlice::Lines(a) => (a.lines.len(), a.ms),
+        }
+    }
+
+    fn write_to(self, output: &mut Output) {
+        match self {
+            AnsweredSlice::Records(answered) => output.write(answered),
+            AnsweredSlice::Lines(answered) => output.write_lines(answered),
+        }
+    }
+}
+
+/// Answers a slice of plain 9×9 lines in a task of its own (as [`answer_slice`] does records).
+fn answer_lines_slice(lines: NineLines, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
+    let (tx, rx) = oneshot::channel();
+    spawn_local(async move {
+        let asked = now_ms();
+        let answered = engine::solve_lines(&lines, job.mode, job.wanted)
+            .await
+            .map(|solved| {
+                AnsweredSlice::Lines(AnsweredLines {
+                    lines,
+                    answers: solved.answers,
+                    engine: solved.engine,
+                    ms: now_ms() - asked,
+                })
+            });
+        let _ = tx.send(answered);
+    });
+    rx
+}
+
+/// Bytes of a 9×9 line, to size a slice of puzzles in bytes.
+const LINE_BYTES: usize = 82;
+
+/// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
+/// ([`Splitter`]), one a slice; a piece that is nothing but 9×9 lines goes to the GPU straight from its text
+/// ([`engine::solve_lines`]: no record per puzzle, so the page's thread keeps up with the device on easy
+/// files), any other piece as records ([`answer_slice`]). Slices are sized as [`answer_slices`] sizes them,
+/// and each is written while the next is answered.
+async fn answer_gpu_pieces(
+    feed: Feed,
+    reading: &mut Reading,
+    job: Job,
+    shown: &mut Shown,
+    cancel: RwSignal<bool>,
+) -> (Output, bool) {
+    let options = ReadOptions::default();
+    let mut splitter = Splitter::new(feed, options);
+    let mut slice = GPU_FIRST_SLICE;
+    let mut output = Output::new(splitter.format(), job.graded);
+    let mut answered: Option<AnsweredSlice> = None;
+    let mut cancelled = false;
+    loop {
+        if cancel.get_untracked() {
+            cancelled = true;
+            break;
+        }
+        // The feed holds READ_AHEAD bytes after this, or all there is: a piece (at most 65,536 lines, 5.4 MB)
+        // never runs it dry before the end.
+        reading.top_up(splitter.get_mut()).await;
+        let answering = splitter.next_piece(slice * LINE_BYTES).map(|piece| {
+            match piece.into_nine_lines(options) {
+                Ok(lines) => answer_lines_slice(lines, job),
+                Err(piece) => {
+                    let (tx, rx) = oneshot::channel();
+                    let records = answer_slice(piece.records(options), job);
+                    spawn_local(async move {
+                        let answered = records.await.ok().flatten();
+                        let _ = tx.send(answered.map(AnsweredSlice::Records));
+                    });
+                    rx
+                }
+            }
+        });
+        if let Some(last) = answered.take() {
+            // A task boundary first: the new slice's task sends it out before this one writes.
+            TimeoutFuture::new(0).await;
+            last.write_to(&mut output);
+            shown.update(
+                output.tally.puzzles,
+                splitter.get_mut().consumed,
+                reading.size,
+            );
+        }
+        let Some(answering) = answering else {
+            break;
+        };
+        let Some(done) = answering.await.ok().flatten() else {
+            cancelled = true;
+            break;
+        };
+        // A piece is cut by bytes: one of most of a slice's puzzles sizes the next.
+        let (taken, ms) = done.size();
+        if taken * 5 >= slice * 4 {
+            let per_ms = taken as f64 / ms.max(1.0);
+            slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
+        }
+        answered = Some(done);
+        // Let the page breathe between slices.
+        TimeoutFuture::new(0).await;
+    }
+    // A slice answered before a Cancel is still written: nothing done is lost.
+    if let Some(last) = answered.take() {
+        last.write_to(&mut output);
     }
     (output, cancelled)
 }

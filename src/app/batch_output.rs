@@ -3,8 +3,13 @@
 
 use super::loaded;
 use super::workers::{self, PieceReply, SharesReport};
+use crate::sudoku::Grid;
 use crate::sudoku::answer::Tally;
-use crate::sudoku::format::{Answer, Format, GradeColumn, Record, Writer};
+use crate::sudoku::bands;
+use crate::sudoku::format::{
+    Answer, Format, GradeColumn, LineAnswer, NineLines, Record, Writer, write_csv_lines,
+    write_lines,
+};
 use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, preview_text};
 use crate::sudoku::symbols::Symbols;
 
@@ -21,6 +26,19 @@ pub(super) struct Answered {
     pub answers: Vec<Answer>,
     /// Their grade columns (empty unless the CSV is graded).
     pub grades: Vec<Option<GradeColumn>>,
+    /// The engine that answered.
+    pub engine: String,
+    /// Milliseconds the answering took.
+    pub ms: f64,
+}
+
+/// A slice of plain 9×9 lines answered ([`super::engine::solve_lines`]): the lines, their answers, the
+/// engine that answered, and how long that took.
+pub(super) struct AnsweredLines {
+    /// The slice's lines.
+    pub lines: NineLines,
+    /// Their answers, in order.
+    pub answers: Vec<LineAnswer>,
     /// The engine that answered.
     pub engine: String,
     /// Milliseconds the answering took.
@@ -157,6 +175,58 @@ impl Output {
         self.hand_over(BLOB_BYTES);
         let room = loaded::KEEP.saturating_sub(self.kept.len());
         self.kept.extend(chunk.into_iter().take(room));
+    }
+
+    /// Tallies and writes an answered slice of plain 9×9 lines: its solution lines and CSV rows written from
+    /// the lines and the solutions' values, records made only for the preview, the messages and the records
+    /// kept for the Solve page.
+    pub fn write_lines(&mut self, answered: AnsweredLines) {
+        let AnsweredLines {
+            lines,
+            answers,
+            engine,
+            ..
+        } = answered;
+        if !self.engines.contains(&engine) {
+            self.engines.push(engine);
+        }
+        let count = answers.len();
+        for (i, answer) in answers.iter().enumerate() {
+            if let LineAnswer::Usual(usual) = answer
+                && let Answer::Invalid(e) = &usual.1
+                && self.invalid.len() < MESSAGES
+            {
+                self.invalid.push(e.to_string());
+            }
+            if self.preview.len() >= PREVIEWS {
+                continue;
+            }
+            let text = match answer {
+                LineAnswer::Usual(usual) => preview_text(&usual.1),
+                LineAnswer::Solved { values, count } => {
+                    let solution = Grid::new(bands::nine(), values).expect("a 9×9 solution");
+                    preview_text(&Answer::Solved {
+                        solution,
+                        count: *count,
+                        note: None,
+                        gave_up: false,
+                    })
+                }
+            };
+            self.preview.push((lines.line(i), text));
+        }
+        let mut csv = Vec::new();
+        write_csv_lines(&lines, &answers, Symbols::Standard, &mut csv);
+        // Writing to memory cannot fail.
+        let _ = self.csv.append_part(&csv, count);
+        let mut out = Vec::new();
+        let tally = write_lines(answers, Symbols::Standard, &mut out);
+        let _ = self.out.append_part(&out, count);
+        self.tally.merge(&tally);
+        self.hand_over(BLOB_BYTES);
+        let room = loaded::KEEP.saturating_sub(self.kept.len());
+        self.kept
+            .extend((0..count.min(room)).map(|i| lines.record(i)));
     }
 
     /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes

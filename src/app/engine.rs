@@ -11,13 +11,14 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
+use crate::gpu::line_batch::{answer_line, solve_lines as solve_lines_on};
 use crate::gpu::queens::{QueensConfig, QueensKernel};
 use crate::gpu::sudoku_batch::{SudokuKernels, answer_chunk};
 use crate::gpu::sudoku_fork::ForkConfig;
 use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, answer, gave_up};
-use crate::sudoku::format::{Answer, Record};
+use crate::sudoku::format::{Answer, LineAnswer, NineLines, Record};
 use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 
 /// A ready GPU.
@@ -268,6 +269,86 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
         engine.push_str(&format!(" — {why}"));
     }
     Some(Solved { answers, engine })
+}
+
+/// The answers to a piece of plain 9×9 lines, and a sentence on the engine that produced them.
+pub struct SolvedLines {
+    /// One answer per line, in order.
+    pub answers: Vec<LineAnswer>,
+    /// As [`Solved::engine`].
+    pub engine: String,
+}
+
+/// [`solve`] for a piece of plain 9×9 lines: on the GPU straight from the text (each puzzle packed from its
+/// line and its result checked against it, [`crate::gpu::line_batch`]), no record made but for the puzzles it
+/// cannot settle, so that the page's one thread does a fraction of the work per puzzle; wherever [`solve`]
+/// would not use the GPU, or the GPU fails, the lines go to it as records. `None` when [`cancel`] stopped it.
+pub async fn solve_lines(
+    lines: &NineLines,
+    mode: Mode,
+    preference: Preference,
+) -> Option<SolvedLines> {
+    CANCEL.with(|c| c.set(false));
+    let available = GPU.with(|g| g.borrow().clone());
+    let gpu = match (preference, available) {
+        (Preference::Cpu, _) => None,
+        (Preference::Auto, Some(_)) if lines.len() < auto_gpu_min().0 => None,
+        (_, gpu) => gpu,
+    };
+    if let Some(gpu) = gpu {
+        let config = ForkConfig {
+            slots: if lines.len() < FEW_LANES_BELOW {
+                1024
+            } else {
+                0
+            },
+            max_guesses: PAGE_MAX_GUESSES,
+            ..ForkConfig::default()
+        };
+        let run = solve_lines_on(
+            &gpu.ctx,
+            &gpu.kernel.lane9,
+            &[lines],
+            mode.limit(),
+            config,
+            &mut |_, _| !CANCEL.with(Cell::get),
+        )
+        .await;
+        match run {
+            Ok((results, _)) => {
+                let mut answers: Vec<LineAnswer> = results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, result)| answer_line(lines, i, result, mode, PAGE_MAX_GUESSES).0)
+                    .collect();
+                let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
+                // As in `solve`: what the page gave up on goes to the workers with the full budget.
+                let hard: Vec<usize> = (0..answers.len())
+                    .filter(|&i| matches!(&answers[i], LineAnswer::Usual(u) if gave_up(&u.1)))
+                    .collect();
+                if !hard.is_empty() {
+                    let again: Vec<Record> = hard.iter().map(|&i| lines.record(i)).collect();
+                    let (redone, cpu) = on_cpu(&again, mode).await.ok()?;
+                    for ((i, record), answer) in hard.into_iter().zip(again).zip(redone) {
+                        answers[i] = LineAnswer::Usual(Box::new((record, answer)));
+                    }
+                    engine.push_str(&format!("; the hardest on the {cpu}"));
+                }
+                return Some(SolvedLines { answers, engine });
+            }
+            Err(crate::gpu::GpuError::Cancelled) => return None,
+            // The page stops using the GPU and says why; `solve` below then answers on the CPU with that note.
+            Err(e) => lose_gpu(&e),
+        }
+    }
+    let records: Vec<Record> = (0..lines.len()).map(|i| lines.record(i)).collect();
+    let Solved { answers, engine } = solve(&records, mode, preference).await?;
+    let answers = records
+        .into_iter()
+        .zip(answers)
+        .map(|usual| LineAnswer::Usual(Box::new(usual)))
+        .collect();
+    Some(SolvedLines { answers, engine })
 }
 
 /// Answers records on the CPU: the workers, or the page itself where workers cannot be started. Also names

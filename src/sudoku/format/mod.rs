@@ -21,7 +21,7 @@ use super::shape::BoxShape;
 use super::symbols::Symbols;
 
 pub use detect::detect;
-pub use nine_lines::{LineAnswer, NineLines, write_lines};
+pub use nine_lines::{LineAnswer, NineLines, write_csv_lines, write_lines};
 pub use read::Reader;
 pub use split::{Piece, Splitter};
 pub use write::{Answer, GradeColumn, Writer, opening};

@@ -10,7 +10,8 @@
 use std::io::Write;
 
 use super::{Answer, Format, ReadOptions, Reader, Record, Writer};
-use crate::sudoku::answer::Tally;
+use crate::sudoku::Grid;
+use crate::sudoku::answer::{Tally, why_not_unique};
 use crate::sudoku::bands;
 use crate::sudoku::symbols::{Symbols, is_empty_marker};
 
@@ -89,6 +90,11 @@ impl NineLines {
         line.map(|b| if is_digit(b) { b - b'0' } else { 0 })
     }
 
+    /// The line (1-based, in the whole input) of puzzle `i`.
+    pub fn line(&self, i: usize) -> usize {
+        self.lines_before + i + 1
+    }
+
     /// Puzzle `i` read the usual way: the record a [`Reader`] of the whole input makes of its line.
     pub fn record(&self, i: usize) -> Record {
         let line = &self.text[i * self.stride..][..self.stride];
@@ -159,6 +165,47 @@ pub fn write_lines(
     tally
 }
 
+/// Writes the answers to a [`NineLines`]' puzzles as [`Writer`] writes them in an ungraded CSV (a part that
+/// others may come before: no header): `puzzle,solution,"status"` rows, the puzzle as read, in `symbols`.
+pub fn write_csv_lines(
+    lines: &NineLines,
+    answers: &[LineAnswer],
+    symbols: Symbols,
+    out: &mut Vec<u8>,
+) {
+    out.reserve(answers.len() * (2 * CELLS + 16));
+    for (i, answer) in answers.iter().enumerate() {
+        match answer {
+            LineAnswer::Solved { values, count } => {
+                symbols.extend(out, &lines.values(i));
+                out.push(b',');
+                symbols.extend(out, values);
+                let status = match count {
+                    None => "solved".to_string(),
+                    Some((1, false)) => "unique".to_string(),
+                    Some((n, hit)) => {
+                        let more = if *hit { "+" } else { "" };
+                        // As `answer::from_outcome` notes a count above one (givens that show it).
+                        let puzzle = Grid::new(bands::nine(), &lines.values(i));
+                        match puzzle.as_ref().and_then(why_not_unique).filter(|_| *n > 1) {
+                            Some(note) => format!("{n}{more} solutions ({note})"),
+                            None => format!("{n}{more} solutions"),
+                        }
+                    }
+                };
+                let status = status.replace('"', "'");
+                writeln!(out, ",\"{status}\"").expect("writing to memory does not fail");
+            }
+            LineAnswer::Usual(usual) => {
+                let (record, answer) = &**usual;
+                Writer::continuing(&mut *out, Format::Csv, symbols)
+                    .write(record.line, record.puzzle.as_ref().ok(), answer)
+                    .expect("writing to memory does not fail");
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +217,10 @@ mod tests {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     const CLASH: &str =
         "44....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn text_of(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
 
     fn lines(text: &str) -> Result<NineLines, Vec<u8>> {
         NineLines::new(text.as_bytes().to_vec(), 10, ReadOptions::default())
@@ -214,7 +265,8 @@ mod tests {
 
     #[test]
     fn written_lines_are_what_the_writer_writes() {
-        let text = format!("{PUZZLE}\n{CLASH}\n");
+        let open = format!("{}\n", ".".repeat(CELLS));
+        let text = format!("{PUZZLE}\n{CLASH}\n{open}");
         for mode in [Mode::First, Mode::Count(2)] {
             for symbols in [Symbols::Standard, Symbols::Hex] {
                 let taken = lines(&text).ok().unwrap();
@@ -227,11 +279,12 @@ mod tests {
                     })
                     .collect();
                 let mut expected = Writer::continuing(Vec::new(), Format::Line, symbols);
+                let mut expected_csv = Writer::continuing(Vec::new(), Format::Csv, symbols);
                 let mut expected_tally = Tally::default();
                 for (record, answer) in &usual {
-                    expected
-                        .write(record.line, record.puzzle.as_ref().ok(), answer)
-                        .unwrap();
+                    let puzzle = record.puzzle.as_ref().ok();
+                    expected.write(record.line, puzzle, answer).unwrap();
+                    expected_csv.write(record.line, puzzle, answer).unwrap();
                     expected_tally.add(answer);
                 }
                 let short: Vec<LineAnswer> = usual
@@ -246,6 +299,14 @@ mod tests {
                         other => LineAnswer::Usual(Box::new((record, other))),
                     })
                     .collect();
+                let mut csv = Vec::new();
+                write_csv_lines(&taken, &short, symbols, &mut csv);
+                let expected_csv = expected_csv.finish().unwrap();
+                assert_eq!(
+                    text_of(&csv),
+                    text_of(&expected_csv),
+                    "{mode:?} {symbols:?}"
+                );
                 let mut out = Vec::new();
                 let tally = write_lines(short, symbols, &mut out);
                 assert_eq!(out, expected.finish().unwrap(), "{mode:?} {symbols:?}");

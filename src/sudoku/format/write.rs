@@ -245,6 +245,25 @@ impl<W: Write> Writer<W> {
         }
     }
 
+    /// Appends `records` records written elsewhere in this writer's layout, as a part that others come before
+    /// ([`Writer::continuing`], [`super::write_lines`]): a part that turns out to hold the output's first
+    /// records opens it first ([`opening`]: the CSV header, no separator before a first block).
+    pub fn append_part(&mut self, part: &[u8], records: usize) -> io::Result<()> {
+        if records == 0 {
+            return Ok(());
+        }
+        let first = self.written == 0;
+        self.written += records;
+        if first {
+            for bytes in opening(self.format, self.graded, part) {
+                self.out.write_all(bytes)?;
+            }
+            Ok(())
+        } else {
+            self.out.write_all(part)
+        }
+    }
+
     /// The output written so far (to drain an in-memory buffer between chunks; the writer keeps its place).
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.out
