@@ -337,18 +337,34 @@ pub async fn solve_lines(
                 return Some(SolvedLines { answers, engine });
             }
             Err(crate::gpu::GpuError::Cancelled) => return None,
-            // The page stops using the GPU and says why; `solve` below then answers on the CPU with that note.
-            Err(e) => lose_gpu(&e),
+            Err(e) => {
+                // As in `solve`: the CPU finishes, and says why.
+                lose_gpu(&e);
+                let records: Vec<Record> = (0..lines.len()).map(|i| lines.record(i)).collect();
+                let (answers, mut engine) = on_cpu(&records, mode).await.ok()?;
+                engine.push_str(&format!(" — the GPU failed ({e}), so the CPU finished"));
+                return Some(SolvedLines {
+                    answers: usual_answers(records, answers),
+                    engine,
+                });
+            }
         }
     }
     let records: Vec<Record> = (0..lines.len()).map(|i| lines.record(i)).collect();
     let Solved { answers, engine } = solve(&records, mode, preference).await?;
-    let answers = records
+    Some(SolvedLines {
+        answers: usual_answers(records, answers),
+        engine,
+    })
+}
+
+/// Records and their answers as [`LineAnswer::Usual`]s.
+fn usual_answers(records: Vec<Record>, answers: Vec<Answer>) -> Vec<LineAnswer> {
+    records
         .into_iter()
         .zip(answers)
         .map(|usual| LineAnswer::Usual(Box::new(usual)))
-        .collect();
-    Some(SolvedLines { answers, engine })
+        .collect()
 }
 
 /// Answers records on the CPU: the workers, or the page itself where workers cannot be started. Also names
