@@ -7,9 +7,10 @@
 //! length, a letter, a byte-order mark) goes the usual way whole, and a puzzle of it that gets no checked
 //! solution is read and answered the usual way on its own, so the output is the same, byte for byte.
 
+use std::borrow::Cow;
 use std::io::Write;
 
-use super::{Answer, Format, ReadOptions, Reader, Record, Writer};
+use super::{Answer, Format, ReadOptions, Record, Writer};
 use crate::sudoku::Grid;
 use crate::sudoku::answer::{Tally, why_not_unique};
 use crate::sudoku::bands;
@@ -26,7 +27,6 @@ pub struct NineLines {
     stride: usize,
     /// Lines of the input before the piece.
     lines_before: usize,
-    options: ReadOptions,
 }
 
 impl NineLines {
@@ -62,7 +62,6 @@ impl NineLines {
             text,
             stride,
             lines_before,
-            options,
         })
     }
 
@@ -95,18 +94,15 @@ impl NineLines {
         self.lines_before + i + 1
     }
 
-    /// Puzzle `i` read the usual way: the record a [`Reader`] of the whole input makes of its line.
+    /// Puzzle `i` as a record: the one a [`super::Reader`] of the whole input makes of its line (made here
+    /// directly: a plain line of 81 symbols reads as a 3×3-box grid of its values, whatever its givens).
     pub fn record(&self, i: usize) -> Record {
-        let line = &self.text[i * self.stride..][..self.stride];
-        Reader::resume(
-            line,
-            self.options,
-            Format::Line,
-            None,
-            self.lines_before + i,
-        )
-        .next()
-        .expect("a line of 81 symbols is a record")
+        let puzzle = Grid::new(bands::nine(), &self.values(i)).expect("values 0 to 9");
+        Record {
+            line: self.line(i),
+            puzzle: Ok(puzzle),
+            given_solution: None,
+        }
     }
 }
 
@@ -180,10 +176,12 @@ pub fn write_csv_lines(
                 symbols.extend(out, &lines.values(i));
                 out.push(b',');
                 symbols.extend(out, values);
+                // The usual statuses without making a string (a CSV of a million rows is written on the Batch
+                // page's one thread).
                 let status = match count {
-                    None => "solved".to_string(),
-                    Some((1, false)) => "unique".to_string(),
-                    Some((n, hit)) => {
+                    None => Cow::Borrowed("solved"),
+                    Some((1, false)) => Cow::Borrowed("unique"),
+                    Some((n, hit)) => Cow::Owned({
                         let more = if *hit { "+" } else { "" };
                         // As `answer::from_outcome` notes a count above one (givens that show it).
                         let puzzle = Grid::new(bands::nine(), &lines.values(i));
@@ -191,10 +189,12 @@ pub fn write_csv_lines(
                             Some(note) => format!("{n}{more} solutions ({note})"),
                             None => format!("{n}{more} solutions"),
                         }
-                    }
+                        .replace('"', "'")
+                    }),
                 };
-                let status = status.replace('"', "'");
-                writeln!(out, ",\"{status}\"").expect("writing to memory does not fail");
+                out.extend_from_slice(b",\"");
+                out.extend_from_slice(status.as_bytes());
+                out.extend_from_slice(b"\"\n");
             }
             LineAnswer::Usual(usual) => {
                 let (record, answer) = &**usual;
@@ -210,7 +210,7 @@ pub fn write_csv_lines(
 mod tests {
     use super::*;
     use crate::sudoku::answer::{Mode, answer};
-    use crate::sudoku::format::Splitter;
+    use crate::sudoku::format::{Reader, Splitter};
     use crate::sudoku::solver::Solver;
 
     const PUZZLE: &str =
@@ -256,7 +256,17 @@ mod tests {
 
     #[test]
     fn a_line_read_the_usual_way_keeps_its_number() {
-        let taken = lines(&format!("{PUZZLE}\n{CLASH}\n")).ok().unwrap();
+        let text = format!("{PUZZLE}\n{CLASH}\n");
+        let taken = lines(&text).ok().unwrap();
+        let read: Vec<Record> = Reader::resume(
+            text.as_bytes(),
+            ReadOptions::default(),
+            Format::Line,
+            None,
+            10,
+        )
+        .collect();
+        assert_eq!(read, vec![taken.record(0), taken.record(1)]);
         assert_eq!(taken.record(0).line, 11);
         let clash = taken.record(1);
         assert_eq!(clash.line, 12);
