@@ -225,6 +225,56 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
 }
 
 #[test]
+fn a_csv_of_puzzles_and_solutions_on_the_gpu_is_answered_as_the_cpu_answers_it() {
+    // Kaggle's layout, `quizzes,solutions`: its plain rows go to the GPU straight from the text too. 3,000 rows in
+    // chunks of 500, with clashing givens, a puzzle without a solution, a row whose solution is missing and one
+    // with a letter (those pieces go the usual way), counted and not.
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
+    let mut input = String::from("quizzes,solutions\n");
+    for (i, row) in kaggle.lines().skip(1).take(3000).enumerate() {
+        let (quiz, solution) = row.split_once(',').unwrap();
+        let row = match i % 211 {
+            3 => format!("55{},{solution}", &quiz[2..]),
+            4 => format!("{no_solution},{solution}"),
+            _ => row.to_string(),
+        };
+        input.push_str(&row);
+        input.push('\n');
+        match i {
+            900 => input.push_str(&format!("{quiz},\n")),
+            2200 => input.push_str(&format!("{}A,{solution}\n", &quiz[..80])),
+            _ => {}
+        }
+    }
+    for mode in [&[][..], &["--count", "2"][..]] {
+        let cpu = forkboard(
+            &[&["solve", "--engine", "cpu"][..], mode].concat(),
+            input.as_bytes(),
+        );
+        assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
+        let args = [
+            &["solve", "--engine", "gpu", "--chunk", "500", "--stats"][..],
+            mode,
+        ]
+        .concat();
+        let gpu = forkboard(&args, input.as_bytes());
+        let stats = text(&gpu.stderr);
+        assert_eq!(gpu.status.code(), Some(1), "{stats}");
+        assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
+        assert_eq!(
+            text(&gpu.stdout).lines().count(),
+            3003,
+            "a header and 3,002 rows"
+        );
+        assert!(
+            stats.contains("— 3002 puzzles"),
+            "every puzzle on the GPU: {stats}"
+        );
+    }
+}
+
+#[test]
 fn a_gpu_lost_mid_run_is_finished_on_the_cpu_with_nothing_lost() {
     // 1,200 kaggle puzzles in chunks of 200: the first chunks go to the GPU, then its device is destroyed (the
     // hidden fault hook); the chunk in flight and the rest are answered on the CPU, each puzzle once, in order.

@@ -606,6 +606,25 @@ fn answer_lines_slice(lines: NineLines, job: Job) -> oneshot::Receiver<Option<An
     rx
 }
 
+/// Answers records in a task of their own, as a slice of the GPU's way for pieces.
+fn answer_slice_of_records(
+    records: Vec<Record>,
+    job: Job,
+) -> oneshot::Receiver<Option<AnsweredSlice>> {
+    let (tx, rx) = oneshot::channel();
+    let answering = answer_slice(records, job);
+    spawn_local(async move {
+        let answered = answering.await.ok().flatten();
+        let _ = tx.send(answered.map(AnsweredSlice::Records));
+    });
+    rx
+}
+
+/// The records of plain lines, in order.
+fn lines_records(lines: &NineLines) -> Vec<Record> {
+    (0..lines.len()).map(|i| lines.record(i)).collect()
+}
+
 /// Bytes of a 9×9 line, to size a slice of puzzles in bytes.
 const LINE_BYTES: usize = 82;
 
@@ -635,18 +654,14 @@ async fn answer_gpu_pieces(
         // The feed holds READ_AHEAD bytes after this, or all there is: a piece (at most 65,536 lines, 5.4 MB)
         // never runs it dry before the end.
         reading.top_up(splitter.get_mut()).await;
+        // Plain lines of a one-line file only: the first output here is in the input's layout, written as
+        // lines (a CSV's rows go as records).
+        let plain_layout = output.format == Format::Line;
         let answering = splitter.next_piece(slice * LINE_BYTES).map(|piece| {
             match piece.into_nine_lines(options) {
-                Ok(lines) => answer_lines_slice(lines, job),
-                Err(piece) => {
-                    let (tx, rx) = oneshot::channel();
-                    let records = answer_slice(piece.records(options), job);
-                    spawn_local(async move {
-                        let answered = records.await.ok().flatten();
-                        let _ = tx.send(answered.map(AnsweredSlice::Records));
-                    });
-                    rx
-                }
+                Ok(lines) if plain_layout => answer_lines_slice(lines, job),
+                Ok(lines) => answer_slice_of_records(lines_records(&lines), job),
+                Err(piece) => answer_slice_of_records(piece.records(options), job),
             }
         });
         if let Some(last) = answered.take() {

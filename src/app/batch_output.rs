@@ -216,7 +216,8 @@ impl Output {
             self.preview.push((lines.line(i), text));
         }
         let mut csv = Vec::new();
-        write_csv_lines(&lines, &answers, Symbols::Standard, &mut csv);
+        // (The same tally as the solution lines', kept from those.)
+        let _ = write_csv_lines(&lines, &answers, Symbols::Standard, &mut csv);
         // Writing to memory cannot fail.
         let _ = self.csv.append_part(&csv, count);
         let mut out = Vec::new();

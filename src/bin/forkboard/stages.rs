@@ -17,7 +17,7 @@ use forkboard::gpu::line_batch::answer_line;
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
     Answer, Format, LineAnswer, NineLines, Piece, ReadOptions, Record, Splitter, Writer, opening,
-    write_lines,
+    write_csv_lines, write_lines,
 };
 use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
@@ -317,7 +317,7 @@ impl Stages<'_> {
                                 lines_done = range.end;
                                 match &line_results {
                                     LineResults::Gpu(r) => Answered::GpuLines(lines, &r[range]),
-                                    LineResults::Cpu(a) => Answered::CpuLines(&a[range]),
+                                    LineResults::Cpu(a) => Answered::CpuLines(lines, &a[range]),
                                 }
                             }
                         })
@@ -338,16 +338,25 @@ impl Stages<'_> {
                                     fell_back += u64::from(cpu);
                                     answer
                                 });
-                                let mut bytes = Vec::new();
-                                let tally = write_lines(answers, self.symbols, &mut bytes);
+                                let part = if self.format == Format::Csv {
+                                    self.format_csv_lines(lines, &answers.collect::<Vec<_>>())
+                                } else {
+                                    let mut bytes = Vec::new();
+                                    let tally = write_lines(answers, self.symbols, &mut bytes);
+                                    Formatted { bytes, tally }
+                                };
                                 line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
-                                Formatted { bytes, tally }
+                                part
                             }
-                            Answered::CpuLines(answers) => {
-                                let mut bytes = Vec::new();
-                                let answers = answers.iter().cloned();
-                                let tally = write_lines(answers, self.symbols, &mut bytes);
-                                Formatted { bytes, tally }
+                            Answered::CpuLines(lines, answers) => {
+                                if self.format == Format::Csv {
+                                    self.format_csv_lines(lines, answers)
+                                } else {
+                                    let mut bytes = Vec::new();
+                                    let answers = answers.iter().cloned();
+                                    let tally = write_lines(answers, self.symbols, &mut bytes);
+                                    Formatted { bytes, tally }
+                                }
                             }
                         })
                         .collect()
@@ -395,17 +404,26 @@ impl Stages<'_> {
         (answering, read_error)
     }
 
-    /// A piece of a GPU chunk parsed: plain 9×9 lines stay text when they are written back as lines (the
-    /// answers then go from the lines to the kernel and back without records, [`NineLines`]); anything else
-    /// becomes records.
+    /// A piece of a GPU chunk parsed: plain 9×9 lines (or CSV rows of a puzzle and perhaps its solution) stay
+    /// text when they are written back as lines or an ungraded CSV (the answers then go from the lines to the
+    /// kernel and back without records, [`NineLines`]); anything else becomes records.
     fn parse(&self, piece: Piece) -> Parsed {
-        if self.format != Format::Line {
+        // Written back as lines, or as an ungraded CSV (a graded one needs each puzzle's grade).
+        let plain_output = self.format == Format::Line || self.format == Format::Csv && !self.rate;
+        if !plain_output {
             return Parsed::Records(piece.records(self.options));
         }
         match piece.into_nine_lines(self.options) {
             Ok(lines) => Parsed::Lines(lines),
             Err(piece) => Parsed::Records(piece.records(self.options)),
         }
+    }
+
+    /// A piece of plain lines' answers as a part of a CSV output.
+    fn format_csv_lines(&self, lines: &NineLines, answers: &[LineAnswer]) -> Formatted {
+        let mut bytes = Vec::new();
+        let tally = write_csv_lines(lines, answers, self.symbols, &mut bytes);
+        Formatted { bytes, tally }
     }
 
     /// Answers formatted as a part of the output.
@@ -527,7 +545,7 @@ type Answers = (Vec<Answer>, LineResults);
 enum Answered<'a> {
     Records(&'a [Record], &'a [Answer]),
     GpuLines(&'a NineLines, &'a [Lane9Result]),
-    CpuLines(&'a [LineAnswer]),
+    CpuLines(&'a NineLines, &'a [LineAnswer]),
 }
 
 /// Puzzles per chunk for the engine in use.

@@ -20,40 +20,52 @@ use crate::sudoku::symbols::{Symbols, is_empty_marker};
 const CELLS: usize = 81;
 
 /// A piece of plain 9×9 lines: every line 81 symbols of the standard alphabet (digits, `0` or `.` and the other
-/// empty markers for an empty cell) and the same line end, `\n` or `\r\n`.
+/// empty markers for an empty cell) and the same line end, `\n` or `\r\n`. A CSV's rows count as such lines
+/// when the puzzle is their only column, or when a solution column follows it, 81 symbols too (kaggle's
+/// `quizzes,solutions`).
 pub struct NineLines {
     text: Vec<u8>,
     /// Bytes per line, its end included.
     stride: usize,
     /// Lines of the input before the piece.
     lines_before: usize,
+    /// Rows with a solution column after the puzzle's.
+    with_solution: bool,
 }
 
 impl NineLines {
-    /// The piece's text as plain 9×9 lines read with `options`, or the text back when it is anything else.
+    /// The piece's text as plain 9×9 lines read with `options` (with a solution column after each puzzle when
+    /// `with_solution`), or the text back when it is anything else.
     pub(super) fn new(
         text: Vec<u8>,
         lines_before: usize,
         options: ReadOptions,
+        with_solution: bool,
     ) -> Result<Self, Vec<u8>> {
         let read_as_nine = options.symbols == Symbols::Standard
             && options.shape.is_none_or(|shape| shape == bands::nine());
-        let stride = match text.get(CELLS..CELLS + 2) {
-            Some([b'\n', _]) => CELLS + 1,
-            Some(b"\r\n") => CELLS + 2,
+        // The fields of a line: the puzzle, then `,` and the solution.
+        let fields = if with_solution { 2 * CELLS + 1 } else { CELLS };
+        let stride = match text.get(fields..fields + 2) {
+            Some([b'\n', _]) => fields + 1,
+            Some(b"\r\n") => fields + 2,
             _ => 0,
         };
         if !read_as_nine || stride == 0 || !text.len().is_multiple_of(stride) {
             return Err(text);
         }
-        let end = &text[CELLS..stride];
+        let end = &text[fields..stride];
         // Each byte tested by comparisons alone (no table, no early exit), so that the compiler tests many at
         // once: this runs on every line of a large file.
-        let plain = text.chunks_exact(stride).all(|line| {
-            let symbols = line[..CELLS]
+        let cells = |cells: &[u8]| {
+            cells
                 .iter()
-                .fold(true, |plain, &b| plain & (is_digit(b) | is_empty_marker(b)));
-            symbols && line[CELLS..] == *end
+                .fold(true, |plain, &b| plain & (is_digit(b) | is_empty_marker(b)))
+        };
+        let plain = text.chunks_exact(stride).all(|line| {
+            let solution =
+                !with_solution || (line[CELLS] == b',' && cells(&line[CELLS + 1..fields]));
+            cells(&line[..CELLS]) && solution && line[fields..] == *end
         });
         if !plain {
             return Err(text);
@@ -62,6 +74,7 @@ impl NineLines {
             text,
             stride,
             lines_before,
+            with_solution,
         })
     }
 
@@ -82,11 +95,7 @@ impl NineLines {
 
     /// Puzzle `i`'s values, row-major: 0 for an empty cell, else 1 to 9.
     pub fn values(&self, i: usize) -> [u8; CELLS] {
-        let line: &[u8; CELLS] = self.text[i * self.stride..][..CELLS]
-            .try_into()
-            .expect("81 cells a line");
-        // Every byte is a digit or an empty marker (checked in `new`); the markers all lie outside '0'..='9'.
-        line.map(|b| if is_digit(b) { b - b'0' } else { 0 })
+        values_of(&self.text[i * self.stride..])
     }
 
     /// The line (1-based, in the whole input) of puzzle `i`.
@@ -97,13 +106,24 @@ impl NineLines {
     /// Puzzle `i` as a record: the one a [`super::Reader`] of the whole input makes of its line (made here
     /// directly: a plain line of 81 symbols reads as a 3×3-box grid of its values, whatever its givens).
     pub fn record(&self, i: usize) -> Record {
-        let puzzle = Grid::new(bands::nine(), &self.values(i)).expect("values 0 to 9");
+        let grid = |values: [u8; CELLS]| Grid::new(bands::nine(), &values).expect("values 0 to 9");
+        let solution = self.with_solution.then(|| {
+            let field = &self.text[i * self.stride + CELLS + 1..];
+            Box::new(grid(values_of(field)))
+        });
         Record {
             line: self.line(i),
-            puzzle: Ok(puzzle),
-            given_solution: None,
+            puzzle: Ok(grid(self.values(i))),
+            given_solution: solution,
         }
     }
+}
+
+/// The values of the 81 cells `text` starts with, each a digit or an empty marker (checked in
+/// [`NineLines::new`]; the markers all lie outside `0`..=`9`).
+fn values_of(text: &[u8]) -> [u8; CELLS] {
+    let cells: &[u8; CELLS] = text[..CELLS].try_into().expect("81 cells");
+    cells.map(|b| if is_digit(b) { b - b'0' } else { 0 })
 }
 
 /// True for `0` to `9` (`0` an empty cell in the standard alphabet).
@@ -162,17 +182,20 @@ pub fn write_lines(
 }
 
 /// Writes the answers to a [`NineLines`]' puzzles as [`Writer`] writes them in an ungraded CSV (a part that
-/// others may come before: no header): `puzzle,solution,"status"` rows, the puzzle as read, in `symbols`.
+/// others may come before: no header): `puzzle,solution,"status"` rows, the puzzle as read, in `symbols`; and
+/// returns their tally.
 pub fn write_csv_lines(
     lines: &NineLines,
     answers: &[LineAnswer],
     symbols: Symbols,
     out: &mut Vec<u8>,
-) {
+) -> Tally {
+    let mut tally = Tally::default();
     out.reserve(answers.len() * (2 * CELLS + 16));
     for (i, answer) in answers.iter().enumerate() {
         match answer {
             LineAnswer::Solved { values, count } => {
+                tally.add_solved(*count, false);
                 symbols.extend(out, &lines.values(i));
                 out.push(b',');
                 symbols.extend(out, values);
@@ -201,9 +224,11 @@ pub fn write_csv_lines(
                 Writer::continuing(&mut *out, Format::Csv, symbols)
                     .write(record.line, record.puzzle.as_ref().ok(), answer)
                     .expect("writing to memory does not fail");
+                tally.add(answer);
             }
         }
     }
+    tally
 }
 
 #[cfg(test)]
@@ -223,7 +248,7 @@ mod tests {
     }
 
     fn lines(text: &str) -> Result<NineLines, Vec<u8>> {
-        NineLines::new(text.as_bytes().to_vec(), 10, ReadOptions::default())
+        NineLines::new(text.as_bytes().to_vec(), 10, ReadOptions::default(), false)
     }
 
     #[test]
@@ -251,7 +276,9 @@ mod tests {
             symbols: Symbols::Hex,
             ..ReadOptions::default()
         };
-        assert!(NineLines::new(format!("{PUZZLE}\n").into_bytes(), 0, hex).is_err());
+        assert!(
+            NineLines::new(format!("{PUZZLE}\n{PUZZLE}\n").into_bytes(), 0, hex, false).is_err()
+        );
     }
 
     #[test]
@@ -323,6 +350,31 @@ mod tests {
                 assert_eq!(tally, expected_tally);
             }
         }
+    }
+
+    #[test]
+    fn csv_rows_of_a_puzzle_and_its_solution_read_as_the_reader_reads_them() {
+        let solution =
+            "487312695593684271126597384735849126219736548648125937872951463951463872364278159";
+        let body = format!("{PUZZLE},{solution}\r\n{CLASH},{solution}\r\n");
+        let text = format!("quizzes,solutions\r\n{body}{body}");
+        let options = ReadOptions::default();
+        let mut splitter = Splitter::new(text.as_bytes(), options);
+        // The header's piece, then the rows'.
+        let header = splitter.next_piece(1).unwrap();
+        assert!(header.into_nine_lines(options).is_err());
+        let rows = splitter.next_piece(1 << 20).unwrap();
+        let taken = rows.into_nine_lines(options).ok().unwrap();
+        let read: Vec<Record> = Reader::new(text.as_bytes(), options).collect();
+        let made: Vec<Record> = (0..taken.len()).map(|i| taken.record(i)).collect();
+        assert_eq!(made, read);
+        assert!(made[0].given_solution.is_some());
+        // A row whose solution is not 81 symbols goes the usual way.
+        let text = format!("quizzes,solutions\n{PUZZLE},{solution}\n{PUZZLE},12\n");
+        let mut splitter = Splitter::new(text.as_bytes(), options);
+        let _header = splitter.next_piece(1).unwrap();
+        let rows = splitter.next_piece(1 << 20).unwrap();
+        assert!(rows.into_nine_lines(options).is_err());
     }
 
     #[test]

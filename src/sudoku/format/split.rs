@@ -148,23 +148,40 @@ impl Piece {
         })
     }
 
-    /// The piece as plain 9×9 lines ([`NineLines`]) when it is nothing else, read with `options`; the piece
-    /// back otherwise.
+    /// The piece as plain 9×9 lines ([`NineLines`]: one-line puzzles, or CSV rows of a puzzle and perhaps its
+    /// solution) when it is nothing else, read with `options`; the piece back otherwise.
     pub fn into_nine_lines(self, options: ReadOptions) -> Result<NineLines, Piece> {
+        // One-line puzzles, or CSV rows whose first column is the puzzle and the second, if any, the solution.
+        let with_solution = match &self.body {
+            Body::Text {
+                format: Format::Line,
+                ..
+            } => false,
+            Body::Text {
+                format: Format::Csv,
+                columns:
+                    Some(CsvColumns {
+                        puzzle: 0,
+                        solution,
+                    }),
+                ..
+            } if matches!(solution, None | Some(1)) => solution.is_some(),
+            _ => return Err(self),
+        };
         let Body::Text {
             text,
-            format: Format::Line,
+            format,
             columns,
             lines_before,
         } = self.body
         else {
-            return Err(self);
+            unreachable!("a text piece, matched above");
         };
-        NineLines::new(text, lines_before, options).map_err(|text| Piece {
+        NineLines::new(text, lines_before, options, with_solution).map_err(|text| Piece {
             bytes: self.bytes,
             body: Body::Text {
                 text,
-                format: Format::Line,
+                format,
                 columns,
                 lines_before,
             },
