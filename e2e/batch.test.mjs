@@ -223,4 +223,34 @@ describe("Plain lines on the GPU", () => {
     assert.match(rows[1500], /^# line 1501: no solution/);
     assert.match(csv.split("\n")[0], /^quizzes,solutions,status$/);
   });
+
+  // A CSV goes to the GPU in pieces cut by bytes, sized by what its rows measure (173 bytes, not a line's 82),
+  // as records: both downloads must be the workers', byte for byte.
+  test("a CSV of puzzles and solutions on the GPU comes back as the workers answer it", async () => {
+    const rows = kaggleRows().slice(0, 3_000);
+    const name = "kaggle.csv";
+    writeFileSync(join(dir, name), "quizzes,solutions\n" + rows.map(([p, s]) => `${p},${s}`).join("\n") + "\n");
+    const outputs = {};
+    for (const engine of ["gpu", "cpu"]) {
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/batch`);
+      await enginesSettled(page);
+      await page.getByTestId("batch-engine").selectOption(engine);
+      await page.getByTestId("file").setInputFiles(join(dir, name));
+      await page.getByText(`${name} is loaded.`).waitFor();
+      await page.getByTestId("run").click();
+      await page.getByTestId("report").waitFor({ timeout: 120_000 });
+      assert.equal(await page.getByTestId("stat-solved").textContent(), "3000");
+      const engineText = await page.getByTestId("stat-engine").textContent();
+      assert.match(engineText, engine === "gpu" ? /^GPU/ : /^CPU \(\d+ workers\)/);
+      const [out] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
+      const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
+      outputs[engine] = [readFileSync(await out.path(), "utf8"), readFileSync(await csv.path(), "utf8")];
+      await context.close();
+    }
+    assert.equal(outputs.gpu[0], outputs.cpu[0], "the solutions file");
+    assert.equal(outputs.gpu[1], outputs.cpu[1], "the CSV");
+    assert.equal(outputs.gpu[0].trimEnd().split("\n").length, 3_001, "a header and a row per puzzle");
+  });
 });

@@ -625,8 +625,11 @@ fn lines_records(lines: &NineLines) -> Vec<Record> {
     (0..lines.len()).map(|i| lines.record(i)).collect()
 }
 
-/// Bytes of a 9×9 line, to size a slice of puzzles in bytes.
+/// Bytes of a 9×9 line, to size the first slice of puzzles in bytes.
 const LINE_BYTES: usize = 82;
+/// The most bytes a piece of the GPU's way takes: the splitter reads at most a megabyte (and a line) past a
+/// piece, so that the feed's READ_AHEAD bytes never run dry before the end.
+const MAX_PIECE_BYTES: usize = READ_AHEAD - (2 << 20);
 
 /// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
 /// ([`Splitter`]), one a slice; a piece that is nothing but 9×9 lines goes to the GPU straight from its text
@@ -643,6 +646,9 @@ async fn answer_gpu_pieces(
     let options = ReadOptions::default();
     let mut splitter = Splitter::new(feed, options);
     let mut slice = GPU_FIRST_SLICE;
+    // Slices are counted in puzzles and pieces cut in bytes: the input's bytes a record takes, measured as the
+    // job goes (a 9×9 line to start with).
+    let mut record_bytes = LINE_BYTES;
     let mut output = Output::new(splitter.format(), job.graded);
     let mut answered: Option<AnsweredSlice> = None;
     let mut cancelled = false;
@@ -651,13 +657,16 @@ async fn answer_gpu_pieces(
             cancelled = true;
             break;
         }
-        // The feed holds READ_AHEAD bytes after this, or all there is: a piece (at most 65,536 lines, 5.4 MB)
-        // never runs it dry before the end.
+        // The feed holds READ_AHEAD bytes after this, or all there is: a piece of at most MAX_PIECE_BYTES never
+        // runs it dry before the end.
         reading.top_up(splitter.get_mut()).await;
         // Plain lines of a one-line file only: the first output here is in the input's layout, written as
         // lines (a CSV's rows go as records).
         let plain_layout = output.format == Format::Line;
-        let answering = splitter.next_piece(slice * LINE_BYTES).map(|piece| {
+        let mut piece_bytes = 0;
+        let size = (slice * record_bytes).min(MAX_PIECE_BYTES);
+        let answering = splitter.next_piece(size).map(|piece| {
+            piece_bytes = piece.bytes();
             match piece.into_nine_lines(options) {
                 Ok(lines) if plain_layout => answer_lines_slice(lines, job),
                 Ok(lines) => answer_slice_of_records(lines_records(&lines), job),
@@ -683,6 +692,9 @@ async fn answer_gpu_pieces(
         };
         // A piece is cut by bytes: one of most of a slice's puzzles sizes the next.
         let (taken, ms) = done.size();
+        if let Some(measured) = piece_bytes.checked_div(taken) {
+            record_bytes = measured.clamp(16, 4096);
+        }
         if taken * 5 >= slice * 4 {
             let per_ms = taken as f64 / ms.max(1.0);
             slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
