@@ -1,9 +1,10 @@
-//! The usual large input on a short way: a piece that is nothing but 9×9 puzzles, one a line.
+//! The usual large input on a short way: a piece that is nothing but 9×9 puzzles, one a line (or a CSV row of
+//! a puzzle and its solution).
 //!
 //! A file of millions of puzzles is nearly always 81 cell symbols and a line end, line after line. A piece of
 //! such lines need not become [`Record`]s: its puzzles are read as values straight from the text, a solver's
-//! answer is checked against them where it lies, and the solution lines are written from the values, with no
-//! `Grid`, `Record` or `Answer` made for them. A piece holding anything else (a comment, a blank line, another
+//! answer is checked against them where it lies, and the solution lines (or CSV rows) are written from the
+//! values, with no `Grid`, `Record` or `Answer` made for them. A piece holding anything else (a comment, a blank line, another
 //! length, a letter, a byte-order mark) goes the usual way whole, and a puzzle of it that gets no checked
 //! solution is read and answered the usual way on its own, so the output is the same, byte for byte.
 
