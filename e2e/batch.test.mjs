@@ -183,17 +183,9 @@ describe("Plain lines on the GPU", () => {
   });
   after(async () => browser?.close());
 
-  // Pieces of nothing but 9×9 lines go to the GPU straight from the text, no record per puzzle: both
-  // downloads must be what the workers make of the same file, byte for byte. 3,000 kaggle puzzles (three
-  // slices), with clashing givens and a puzzle without a solution among them, all 81 cells long.
-  test("a file of plain 9×9 lines on the GPU comes back as the workers answer it", async () => {
-    const plain = kaggleRows()
-      .slice(0, 3_000)
-      .map(([puzzle]) => puzzle);
-    plain[700] = "55" + ".".repeat(79);
-    plain[1500] = "12345678." + "........9" + ".".repeat(63);
-    const name = "plain.txt";
-    writeFileSync(join(dir, name), plain.join("\n") + "\n");
+  // Runs the file `name` on each engine in turn, checks the report with `check(page)`, and returns
+  // each engine's two downloads, [solutions, CSV].
+  async function downloadsOf(name, check) {
     const outputs = {};
     for (const engine of ["gpu", "cpu"]) {
       const context = await browser.newContext({ acceptDownloads: true });
@@ -205,16 +197,33 @@ describe("Plain lines on the GPU", () => {
       await page.getByText(`${name} is loaded.`).waitFor();
       await page.getByTestId("run").click();
       await page.getByTestId("report").waitFor({ timeout: 120_000 });
-      assert.equal(await page.getByTestId("stat-solved").textContent(), "2998");
-      assert.equal(await page.getByTestId("stat-invalid").textContent(), "1");
       const engineText = await page.getByTestId("stat-engine").textContent();
       assert.match(engineText, engine === "gpu" ? /^GPU/ : /^CPU \(\d+ workers\)/);
-      assert.match(await page.getByTestId("invalid-list").textContent(), /line 701: contradictory givens/);
+      await check(page);
       const [out] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
       const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
       outputs[engine] = [readFileSync(await out.path(), "utf8"), readFileSync(await csv.path(), "utf8")];
       await context.close();
     }
+    return outputs;
+  }
+
+  // Pieces of nothing but 9×9 lines go to the GPU straight from the text, no record per puzzle: both
+  // downloads must be what the workers make of the same file, byte for byte. 3,000 kaggle puzzles (three
+  // slices), with clashing givens and a puzzle without a solution among them, all 81 cells long.
+  test("a file of plain 9×9 lines on the GPU comes back as the workers answer it", async () => {
+    const plain = kaggleRows()
+      .slice(0, 3_000)
+      .map(([puzzle]) => puzzle);
+    plain[700] = "55" + ".".repeat(79);
+    plain[1500] = "12345678." + "........9" + ".".repeat(63);
+    const name = "plain.txt";
+    writeFileSync(join(dir, name), plain.join("\n") + "\n");
+    const outputs = await downloadsOf(name, async (page) => {
+      assert.equal(await page.getByTestId("stat-solved").textContent(), "2998");
+      assert.equal(await page.getByTestId("stat-invalid").textContent(), "1");
+      assert.match(await page.getByTestId("invalid-list").textContent(), /line 701: contradictory givens/);
+    });
     const [out, csv] = outputs.gpu;
     assert.equal(out, outputs.cpu[0], "the solutions file");
     assert.equal(csv, outputs.cpu[1], "the CSV");
@@ -230,25 +239,9 @@ describe("Plain lines on the GPU", () => {
     const rows = kaggleRows().slice(0, 3_000);
     const name = "kaggle.csv";
     writeFileSync(join(dir, name), "quizzes,solutions\n" + rows.map(([p, s]) => `${p},${s}`).join("\n") + "\n");
-    const outputs = {};
-    for (const engine of ["gpu", "cpu"]) {
-      const context = await browser.newContext({ acceptDownloads: true });
-      const page = await context.newPage();
-      await page.goto(`${server.url}/batch`);
-      await enginesSettled(page);
-      await page.getByTestId("batch-engine").selectOption(engine);
-      await page.getByTestId("file").setInputFiles(join(dir, name));
-      await page.getByText(`${name} is loaded.`).waitFor();
-      await page.getByTestId("run").click();
-      await page.getByTestId("report").waitFor({ timeout: 120_000 });
+    const outputs = await downloadsOf(name, async (page) => {
       assert.equal(await page.getByTestId("stat-solved").textContent(), "3000");
-      const engineText = await page.getByTestId("stat-engine").textContent();
-      assert.match(engineText, engine === "gpu" ? /^GPU/ : /^CPU \(\d+ workers\)/);
-      const [out] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
-      const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
-      outputs[engine] = [readFileSync(await out.path(), "utf8"), readFileSync(await csv.path(), "utf8")];
-      await context.close();
-    }
+    });
     assert.equal(outputs.gpu[0], outputs.cpu[0], "the solutions file");
     assert.equal(outputs.gpu[1], outputs.cpu[1], "the CSV");
     assert.equal(outputs.gpu[0].trimEnd().split("\n").length, 3_001, "a header and a row per puzzle");

@@ -194,34 +194,42 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
         }
     }
     for mode in [&[][..], &["--count", "2"][..]] {
-        // Exit status 1 on both: some puzzles have no solution.
-        let cpu = forkboard(
-            &[&["solve", "--engine", "cpu"][..], mode].concat(),
-            input.as_bytes(),
-        );
-        assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
-        let args = [
-            &["solve", "--engine", "gpu", "--chunk", "500", "--stats"][..],
-            mode,
-        ]
-        .concat();
-        let gpu = forkboard(&args, input.as_bytes());
-        let stats = text(&gpu.stderr);
-        assert_eq!(gpu.status.code(), Some(1), "{stats}");
-        assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
-        assert_eq!(text(&gpu.stdout).lines().count(), 3002, "{mode:?}");
-        assert!(stats.contains("puzzles      3002"), "{stats}");
-        assert!(
-            stats.contains("— 3002 puzzles"),
-            "every puzzle on the GPU: {stats}"
-        );
+        let cpu = gpu_answers_as_cpu_does(&input, mode, 3002);
+        assert_eq!(cpu.lines().count(), 3002, "{mode:?}");
         // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
-        let lost = [&args[..], &["--lose-gpu-after", "3"]].concat();
+        let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
         let lost = forkboard(&lost, input.as_bytes());
         assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
         assert!(text(&lost.stderr).contains("the GPU failed"));
-        assert_eq!(text(&lost.stdout), text(&cpu.stdout), "{mode:?}, lost");
+        assert_eq!(text(&lost.stdout), cpu, "{mode:?}, lost");
     }
+}
+
+/// The GPU's arguments for the plain-lines tests: chunks of 500, so that a file of thousands is several.
+const GPU_ARGS: [&str; 6] = ["solve", "--engine", "gpu", "--chunk", "500", "--stats"];
+
+/// Solves `input` on the CPU and on the GPU with `mode`'s arguments and asserts that both exit with status 1
+/// (some puzzles have no solution), write the same output, and that the GPU answered all `puzzles`; returns
+/// the output.
+fn gpu_answers_as_cpu_does(input: &str, mode: &[&str], puzzles: usize) -> String {
+    let cpu = forkboard(
+        &[&["solve", "--engine", "cpu"][..], mode].concat(),
+        input.as_bytes(),
+    );
+    assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
+    let gpu = forkboard(&[&GPU_ARGS[..], mode].concat(), input.as_bytes());
+    let stats = text(&gpu.stderr);
+    assert_eq!(gpu.status.code(), Some(1), "{stats}");
+    assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
+    assert!(
+        stats.contains(&format!("puzzles      {puzzles}\n")),
+        "{stats}"
+    );
+    assert!(
+        stats.contains(&format!("— {puzzles} puzzles")),
+        "every puzzle on the GPU: {stats}"
+    );
+    text(&cpu.stdout)
 }
 
 #[test]
@@ -248,29 +256,8 @@ fn a_csv_of_puzzles_and_solutions_on_the_gpu_is_answered_as_the_cpu_answers_it()
         }
     }
     for mode in [&[][..], &["--count", "2"][..]] {
-        let cpu = forkboard(
-            &[&["solve", "--engine", "cpu"][..], mode].concat(),
-            input.as_bytes(),
-        );
-        assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
-        let args = [
-            &["solve", "--engine", "gpu", "--chunk", "500", "--stats"][..],
-            mode,
-        ]
-        .concat();
-        let gpu = forkboard(&args, input.as_bytes());
-        let stats = text(&gpu.stderr);
-        assert_eq!(gpu.status.code(), Some(1), "{stats}");
-        assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
-        assert_eq!(
-            text(&gpu.stdout).lines().count(),
-            3003,
-            "a header and 3,002 rows"
-        );
-        assert!(
-            stats.contains("— 3002 puzzles"),
-            "every puzzle on the GPU: {stats}"
-        );
+        let out = gpu_answers_as_cpu_does(&input, mode, 3002);
+        assert_eq!(out.lines().count(), 3003, "a header and 3,002 rows");
     }
 }
 

@@ -205,36 +205,9 @@ pub fn cancel() {
 /// when [`cancel`] stopped it.
 pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Option<Solved> {
     CANCEL.with(|c| c.set(false));
-    let available = GPU.with(|g| g.borrow().clone());
-    let (threshold, measured) = auto_gpu_min();
-    let small = records.len() < threshold;
-    let (gpu, mut note) = match (preference, available) {
-        (Preference::Cpu, _) => (None, None),
-        (Preference::Auto, Some(_)) if small => (
-            None,
-            Some(if measured {
-                format!(
-                    "auto: below {threshold} puzzles the CPU is faster on this machine (measured)"
-                )
-            } else {
-                "auto: a job this small is faster on the CPU".to_string()
-            }),
-        ),
-        (_, Some(gpu)) => (Some(gpu), None),
-        (_, None) => (None, Some(why_no_gpu())),
-    };
+    let (gpu, mut note) = choose_gpu(records.len(), preference);
     if let Some(gpu) = gpu {
-        // Small jobs get fewer boards in flight (lanes, one board each): a few puzzles fork
-        // into every lane there is, which a software adapter pays for in full.
-        let config = ForkConfig {
-            slots: if records.len() < FEW_LANES_BELOW {
-                1024
-            } else {
-                0
-            },
-            max_guesses: PAGE_MAX_GUESSES,
-            ..ForkConfig::default()
-        };
+        let config = page_config(records.len());
         let run = answer_chunk(&gpu.ctx, &gpu.kernel, records, mode, config, &mut |_, _| {
             !CANCEL.with(Cell::get)
         })
@@ -271,6 +244,39 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
     Some(Solved { answers, engine })
 }
 
+/// The GPU for a job of `puzzles` on `preference`, or why the job goes to the CPU (`None` for no reason to
+/// give: the CPU was asked for).
+fn choose_gpu(puzzles: usize, preference: Preference) -> (Option<Rc<Gpu>>, Option<String>) {
+    let available = GPU.with(|g| g.borrow().clone());
+    let (threshold, measured) = auto_gpu_min();
+    match (preference, available) {
+        (Preference::Cpu, _) => (None, None),
+        (Preference::Auto, Some(_)) if puzzles < threshold => (
+            None,
+            Some(if measured {
+                format!(
+                    "auto: below {threshold} puzzles the CPU is faster on this machine (measured)"
+                )
+            } else {
+                "auto: a job this small is faster on the CPU".to_string()
+            }),
+        ),
+        (_, Some(gpu)) => (Some(gpu), None),
+        (_, None) => (None, Some(why_no_gpu())),
+    }
+}
+
+/// The kernel's settings for a job of `puzzles` on the page: small jobs get fewer boards in flight (lanes, one
+/// board each), since a few puzzles fork into every lane there is, which a software adapter pays for in full;
+/// the page's own guess budget.
+fn page_config(puzzles: usize) -> ForkConfig {
+    ForkConfig {
+        slots: if puzzles < FEW_LANES_BELOW { 1024 } else { 0 },
+        max_guesses: PAGE_MAX_GUESSES,
+        ..ForkConfig::default()
+    }
+}
+
 /// The answers to a piece of plain 9×9 lines, and a sentence on the engine that produced them.
 pub struct SolvedLines {
     /// One answer per line, in order.
@@ -289,22 +295,9 @@ pub async fn solve_lines(
     preference: Preference,
 ) -> Option<SolvedLines> {
     CANCEL.with(|c| c.set(false));
-    let available = GPU.with(|g| g.borrow().clone());
-    let gpu = match (preference, available) {
-        (Preference::Cpu, _) => None,
-        (Preference::Auto, Some(_)) if lines.len() < auto_gpu_min().0 => None,
-        (_, gpu) => gpu,
-    };
-    if let Some(gpu) = gpu {
-        let config = ForkConfig {
-            slots: if lines.len() < FEW_LANES_BELOW {
-                1024
-            } else {
-                0
-            },
-            max_guesses: PAGE_MAX_GUESSES,
-            ..ForkConfig::default()
-        };
+    // (Without the GPU, `solve` below says why.)
+    if let (Some(gpu), _) = choose_gpu(lines.len(), preference) {
+        let config = page_config(lines.len());
         let run = solve_lines_on(
             &gpu.ctx,
             &gpu.kernel.lane9,

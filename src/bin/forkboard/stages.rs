@@ -338,25 +338,12 @@ impl Stages<'_> {
                                     fell_back += u64::from(cpu);
                                     answer
                                 });
-                                let part = if self.format == Format::Csv {
-                                    self.format_csv_lines(lines, &answers.collect::<Vec<_>>())
-                                } else {
-                                    let mut bytes = Vec::new();
-                                    let tally = write_lines(answers, self.symbols, &mut bytes);
-                                    Formatted { bytes, tally }
-                                };
+                                let part = self.format_lines(lines, answers.collect());
                                 line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
                                 part
                             }
                             Answered::CpuLines(lines, answers) => {
-                                if self.format == Format::Csv {
-                                    self.format_csv_lines(lines, answers)
-                                } else {
-                                    let mut bytes = Vec::new();
-                                    let answers = answers.iter().cloned();
-                                    let tally = write_lines(answers, self.symbols, &mut bytes);
-                                    Formatted { bytes, tally }
-                                }
+                                self.format_lines(lines, answers.to_vec())
                             }
                         })
                         .collect()
@@ -419,10 +406,14 @@ impl Stages<'_> {
         }
     }
 
-    /// A piece of plain lines' answers as a part of a CSV output.
-    fn format_csv_lines(&self, lines: &NineLines, answers: &[LineAnswer]) -> Formatted {
+    /// A piece of plain lines' answers as a part of the output: solution lines, or CSV rows.
+    fn format_lines(&self, lines: &NineLines, answers: Vec<LineAnswer>) -> Formatted {
         let mut bytes = Vec::new();
-        let tally = write_csv_lines(lines, answers, self.symbols, &mut bytes);
+        let tally = if self.format == Format::Csv {
+            write_csv_lines(lines, &answers, self.symbols, &mut bytes)
+        } else {
+            write_lines(answers, self.symbols, &mut bytes)
+        };
         Formatted { bytes, tally }
     }
 
