@@ -176,7 +176,7 @@ describe("Layouts on the workers", () => {
   }
 });
 
-describe("Plain lines on the GPU", () => {
+describe("Plain 9×9 puzzles on the GPU", () => {
   let browser;
   before(async () => {
     browser = await launch(PROJECTS.find((p) => p.webgpu));
@@ -231,6 +231,29 @@ describe("Plain lines on the GPU", () => {
     assert.equal(rows.length, 3_000);
     assert.match(rows[1500], /^# line 1501: no solution/);
     assert.match(csv.split("\n")[0], /^quizzes,solutions,status$/);
+  });
+
+  // Blocks of nine rows take the same way as lines: the same 3,000 puzzles, a blank line after each, and both
+  // downloads must be what the workers (which read records) make of the file.
+  test("a file of plain 9×9 blocks on the GPU comes back as the workers answer it", async () => {
+    const plain = kaggleRows()
+      .slice(0, 3_000)
+      .map(([puzzle]) => puzzle);
+    plain[700] = "55" + ".".repeat(79);
+    plain[1500] = "12345678." + "........9" + ".".repeat(63);
+    const name = "plain.blocks";
+    writeFileSync(join(dir, name), plain.map((p) => p.match(/.{9}/g).join("\n") + "\n").join("\n"));
+    const outputs = await downloadsOf(name, async (page) => {
+      assert.equal(await page.getByTestId("stat-solved").textContent(), "2998");
+      assert.equal(await page.getByTestId("stat-invalid").textContent(), "1");
+      assert.match(await page.getByTestId("invalid-list").textContent(), /line 7001: contradictory givens/);
+    });
+    const [out, csv] = outputs.gpu;
+    assert.equal(out, outputs.cpu[0], "the solutions file");
+    assert.equal(csv, outputs.cpu[1], "the CSV");
+    assert.equal(out.split("\n\n").length, 3_000, "a block or a note per puzzle");
+    assert.match(out, /\n# line 15001: no solution\n/);
+    assert.equal(csv.trimEnd().split("\n").length, 3_001);
   });
 
   // A CSV goes to the GPU in pieces cut by bytes, sized by what its rows measure (173 bytes, not a line's 82),

@@ -1,5 +1,5 @@
 //! Where the host time of a file's plain 9×9 lines goes (`forkboard solve --engine gpu`'s short way, see
-//! `src/sudoku/format/nine_lines.rs`): each host step per line on one core — cutting the text into a piece,
+//! `src/sudoku/format/nine_piece.rs`): each host step per line on one core — cutting the text into a piece,
 //! taking it as plain lines, reading a line's values and packing them for the kernel, unpacking a result and
 //! checking it against its line, and writing the solution lines. Kaggle's 10,000 puzzles, 13 times over.
 //!
@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use forkboard::sudoku::bands::{pack_values, unpack};
-use forkboard::sudoku::format::{LineAnswer, ReadOptions, Splitter, write_lines};
+use forkboard::sudoku::format::{Format, NineAnswer, ReadOptions, Splitter, write_nines};
 use forkboard::sudoku::{Symbols, verify};
 
 /// Milliseconds of the best of five runs of `run`.
@@ -48,11 +48,11 @@ fn main() {
     let cut = best_ms(piece);
     let taken = best_ms(|| {
         piece()
-            .into_nine_lines(options)
+            .into_nine_piece(options)
             .unwrap_or_else(|_| panic!("plain lines"))
     });
     let lines = piece()
-        .into_nine_lines(options)
+        .into_nine_piece(options)
         .unwrap_or_else(|_| panic!("plain lines"));
     let pack = best_ms(|| {
         (0..n)
@@ -62,16 +62,21 @@ fn main() {
     let check = |i: usize| {
         let values = unpack(&solutions[i]);
         assert!(verify::is_nine_solution(&lines.values(i), &values));
-        LineAnswer::Solved {
+        NineAnswer::Solved {
             values,
             count: None,
         }
     };
     let answer = best_ms(|| (0..n).map(check).collect::<Vec<_>>());
-    let answers: Vec<LineAnswer> = (0..n).map(check).collect();
+    let answers: Vec<NineAnswer> = (0..n).map(check).collect();
     let write = best_ms(|| {
         let mut out = Vec::new();
-        write_lines(answers.iter().cloned(), Symbols::Standard, &mut out);
+        write_nines(
+            answers.iter().cloned(),
+            Format::Line,
+            Symbols::Standard,
+            &mut out,
+        );
         out
     });
     let ns = |ms: f64| ms * 1e6 / n as f64;

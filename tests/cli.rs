@@ -194,7 +194,7 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
         }
     }
     for mode in [&[][..], &["--count", "2"][..]] {
-        let cpu = gpu_answers_as_cpu_does(&input, mode, 3002);
+        let cpu = gpu_answers_as_cpu_does(&input, &spaced(&input), mode, 3002);
         assert_eq!(cpu.lines().count(), 3002, "{mode:?}");
         // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
         let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
@@ -208,19 +208,26 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
 /// The GPU's arguments for the plain-lines tests: chunks of 500, so that a file of thousands is several.
 const GPU_ARGS: [&str; 6] = ["solve", "--engine", "gpu", "--chunk", "500", "--stats"];
 
-/// Solves `input` on the CPU and on the GPU with `mode`'s arguments and asserts that both exit with status 1
-/// (some puzzles have no solution), write the same output, and that the GPU answered all `puzzles`; returns
-/// the output.
-fn gpu_answers_as_cpu_does(input: &str, mode: &[&str], puzzles: usize) -> String {
-    let cpu = forkboard(
-        &[&["solve", "--engine", "cpu"][..], mode].concat(),
-        input.as_bytes(),
+/// Solves `usual` on the CPU, every piece of which holds something that sends it the usual way (through
+/// records), then `input`, the same puzzles mostly plain, on the CPU and on the GPU with `mode`'s arguments;
+/// asserts that all three exit with status 1 (some puzzles have no solution) and write the same output, and
+/// that the GPU answered all `puzzles`; returns the output.
+fn gpu_answers_as_cpu_does(input: &str, usual: &str, mode: &[&str], puzzles: usize) -> String {
+    let cpu_args = [&["solve", "--engine", "cpu"][..], mode].concat();
+    let expected = forkboard(&cpu_args, usual.as_bytes());
+    assert_eq!(
+        expected.status.code(),
+        Some(1),
+        "{}",
+        text(&expected.stderr)
     );
+    let cpu = forkboard(&cpu_args, input.as_bytes());
     assert_eq!(cpu.status.code(), Some(1), "{}", text(&cpu.stderr));
+    assert_eq!(text(&cpu.stdout), text(&expected.stdout), "CPU {mode:?}");
     let gpu = forkboard(&[&GPU_ARGS[..], mode].concat(), input.as_bytes());
     let stats = text(&gpu.stderr);
     assert_eq!(gpu.status.code(), Some(1), "{stats}");
-    assert_eq!(text(&gpu.stdout), text(&cpu.stdout), "{mode:?}");
+    assert_eq!(text(&gpu.stdout), text(&expected.stdout), "GPU {mode:?}");
     assert!(
         stats.contains(&format!("puzzles      {puzzles}\n")),
         "{stats}"
@@ -229,7 +236,14 @@ fn gpu_answers_as_cpu_does(input: &str, mode: &[&str], puzzles: usize) -> String
         stats.contains(&format!("— {puzzles} puzzles")),
         "every puzzle on the GPU: {stats}"
     );
-    text(&cpu.stdout)
+    text(&expected.stdout)
+}
+
+/// `text` with a space before every line end: the same records, but no piece of it plain.
+fn spaced(text: &str) -> String {
+    text.replace("\r\n", "\u{1}")
+        .replace('\n', " \n")
+        .replace('\u{1}', " \r\n")
 }
 
 #[test]
@@ -255,9 +269,75 @@ fn a_csv_of_puzzles_and_solutions_on_the_gpu_is_answered_as_the_cpu_answers_it()
             _ => {}
         }
     }
+    // The same rows with a third column: read as the same records, but the usual way.
+    let usual: String = input
+        .lines()
+        .enumerate()
+        .map(|(i, row)| match i {
+            0 => "quizzes,solutions,source\n".to_string(),
+            _ => format!("{row},kaggle\n"),
+        })
+        .collect();
     for mode in [&[][..], &["--count", "2"][..]] {
-        let out = gpu_answers_as_cpu_does(&input, mode, 3002);
+        let out = gpu_answers_as_cpu_does(&input, &usual, mode, 3002);
         assert_eq!(out.lines().count(), 3003, "a header and 3,002 rows");
+    }
+}
+
+#[test]
+fn plain_nine_by_nine_blocks_are_answered_as_the_usual_way_answers_them() {
+    // Blocks of nine rows, a blank line after each, go from the text to either engine as plain lines do. 3,000
+    // kaggle puzzles in chunks of 500, among them givens that clash, a puzzle with no solution and forum puzzles,
+    // and in some pieces only a comment, a second blank line, a letter and CRLF line ends; the last block has no
+    // blank line after it.
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
+    let hard: Vec<&str> = hard.lines().filter(|l| l.len() == 81).take(20).collect();
+    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
+    let mut input = String::new();
+    for (i, row) in kaggle.lines().skip(1).take(3000).enumerate() {
+        let quiz = row.split(',').next().unwrap();
+        let puzzle = match i % 101 {
+            3 => format!("55{}", &quiz[2..]),
+            4 => no_solution.clone(),
+            5 => hard[i / 101 % hard.len()].to_string(),
+            _ => quiz.to_string(),
+        };
+        let end = if (1000..1500).contains(&i) {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        for r in 0..9 {
+            input.push_str(&puzzle[r * 9..r * 9 + 9]);
+            input.push_str(end);
+        }
+        if i < 2999 {
+            input.push_str(end);
+        }
+        match i {
+            700 => input.push_str("# a comment\n"),
+            1500 => input.push('\n'),
+            2100 => {
+                let letter = format!("{}A{}", &quiz[..8], &quiz[9..]);
+                for r in 0..9 {
+                    input.push_str(&letter[r * 9..r * 9 + 9]);
+                    input.push('\n');
+                }
+                input.push('\n');
+            }
+            _ => {}
+        }
+    }
+    let usual = spaced(&input);
+    for mode in [&[][..], &["--count", "2"][..]] {
+        let out = gpu_answers_as_cpu_does(&input, &usual, mode, 3001);
+        assert!(out.contains("# line 31: contradictory givens"), "{mode:?}");
+        // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
+        let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
+        let lost = forkboard(&lost, input.as_bytes());
+        assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
+        assert_eq!(text(&lost.stdout), out, "{mode:?}, lost");
     }
 }
 

@@ -23,7 +23,7 @@ use super::{loaded, workers};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{
-    Answer, Format, GradeColumn, NineLines, Piece, ReadOptions, Reader, Record, Splitter,
+    Answer, Format, GradeColumn, NinePiece, Piece, ReadOptions, Reader, Record, Splitter,
 };
 use crate::sudoku::learn_protocol::Rated;
 use crate::sudoku::logic::Rating;
@@ -563,7 +563,8 @@ async fn answer_slices(
     (output, cancelled)
 }
 
-/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 lines.
+/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 puzzles (lines
+/// or blocks).
 enum AnsweredSlice {
     Records(Answered),
     Lines(AnsweredLines),
@@ -581,17 +582,17 @@ impl AnsweredSlice {
     fn write_to(self, output: &mut Output) {
         match self {
             AnsweredSlice::Records(answered) => output.write(answered),
-            AnsweredSlice::Lines(answered) => output.write_lines(answered),
+            AnsweredSlice::Lines(answered) => output.write_nines(answered),
         }
     }
 }
 
-/// Answers a slice of plain 9×9 lines in a task of its own (as [`answer_slice`] does records).
-fn answer_lines_slice(lines: NineLines, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
+/// Answers a slice of plain 9×9 puzzles in a task of its own (as [`answer_slice`] does records).
+fn answer_lines_slice(lines: NinePiece, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
     let (tx, rx) = oneshot::channel();
     spawn_local(async move {
         let asked = now_ms();
-        let answered = engine::solve_lines(&lines, job.mode, job.wanted)
+        let answered = engine::solve_nines(&lines, job.mode, job.wanted)
             .await
             .map(|solved| {
                 AnsweredSlice::Lines(AnsweredLines {
@@ -620,8 +621,8 @@ fn answer_slice_of_records(
     rx
 }
 
-/// The records of plain lines, in order.
-fn lines_records(lines: &NineLines) -> Vec<Record> {
+/// The records of plain 9×9 puzzles, in order.
+fn lines_records(lines: &NinePiece) -> Vec<Record> {
     (0..lines.len()).map(|i| lines.record(i)).collect()
 }
 
@@ -632,9 +633,9 @@ const LINE_BYTES: usize = 82;
 const MAX_PIECE_BYTES: usize = READ_AHEAD - (2 << 20);
 
 /// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
-/// ([`Splitter`]), one a slice; a piece that is nothing but 9×9 lines goes to the GPU straight from its text
-/// ([`engine::solve_lines`]: no record per puzzle, so the page's thread keeps up with the device on easy
-/// files), any other piece as records ([`answer_slice`]). Slices are sized as [`answer_slices`] sizes them,
+/// ([`Splitter`]), one a slice; a piece that is nothing but plain 9×9 puzzles (lines or blocks) goes to the
+/// GPU straight from its text ([`engine::solve_nines`]: no record per puzzle, so the page's thread keeps up
+/// with the device on easy files), any other piece as records ([`answer_slice`]). Slices are sized as [`answer_slices`] sizes them,
 /// and each is written while the next is answered.
 async fn answer_gpu_pieces(
     feed: Feed,
@@ -660,14 +661,14 @@ async fn answer_gpu_pieces(
         // The feed holds READ_AHEAD bytes after this, or all there is: a piece of at most MAX_PIECE_BYTES never
         // runs it dry before the end.
         reading.top_up(splitter.get_mut()).await;
-        // Plain lines of a one-line file only: the first output here is in the input's layout, written as
-        // lines (a CSV's rows go as records).
-        let plain_layout = output.format == Format::Line;
+        // Plain 9×9 puzzles of a one-line or block file only: the first output here is in the input's
+        // layout, written from the values (a CSV's rows go as records).
+        let plain_layout = matches!(output.format, Format::Line | Format::Block);
         let mut piece_bytes = 0;
         let size = (slice * record_bytes).min(MAX_PIECE_BYTES);
         let answering = splitter.next_piece(size).map(|piece| {
             piece_bytes = piece.bytes();
-            match piece.into_nine_lines(options) {
+            match piece.into_nine_piece(options) {
                 Ok(lines) if plain_layout => answer_lines_slice(lines, job),
                 Ok(lines) => answer_slice_of_records(lines_records(&lines), job),
                 Err(piece) => answer_slice_of_records(piece.records(options), job),

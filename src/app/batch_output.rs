@@ -7,8 +7,8 @@ use crate::sudoku::Grid;
 use crate::sudoku::answer::Tally;
 use crate::sudoku::bands;
 use crate::sudoku::format::{
-    Answer, Format, GradeColumn, LineAnswer, NineLines, Record, Writer, write_csv_lines,
-    write_lines,
+    Answer, Format, GradeColumn, NineAnswer, NinePiece, Record, Writer, write_csv_nines,
+    write_nines,
 };
 use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, preview_text};
 use crate::sudoku::symbols::Symbols;
@@ -32,13 +32,13 @@ pub(super) struct Answered {
     pub ms: f64,
 }
 
-/// A slice of plain 9×9 lines answered ([`super::engine::solve_lines`]): the lines, their answers, the
-/// engine that answered, and how long that took.
+/// A slice of plain 9×9 puzzles (lines or blocks) answered ([`super::engine::solve_nines`]): the puzzles,
+/// their answers, the engine that answered, and how long that took.
 pub(super) struct AnsweredLines {
-    /// The slice's lines.
-    pub lines: NineLines,
+    /// The slice's puzzles.
+    pub lines: NinePiece,
     /// Their answers, in order.
-    pub answers: Vec<LineAnswer>,
+    pub answers: Vec<NineAnswer>,
     /// The engine that answered.
     pub engine: String,
     /// Milliseconds the answering took.
@@ -177,10 +177,10 @@ impl Output {
         self.kept.extend(chunk.into_iter().take(room));
     }
 
-    /// Tallies and writes an answered slice of plain 9×9 lines: its solution lines and CSV rows written from
-    /// the lines and the solutions' values, records made only for the preview, the messages and the records
-    /// kept for the Solve page.
-    pub fn write_lines(&mut self, answered: AnsweredLines) {
+    /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines or blocks) and CSV rows
+    /// written from the puzzles' and the solutions' values, records made only for the preview, the messages and
+    /// the records kept for the Solve page.
+    pub fn write_nines(&mut self, answered: AnsweredLines) {
         let AnsweredLines {
             lines,
             answers,
@@ -192,7 +192,7 @@ impl Output {
         }
         let count = answers.len();
         for (i, answer) in answers.iter().enumerate() {
-            if let LineAnswer::Usual(usual) = answer
+            if let NineAnswer::Usual(usual) = answer
                 && let Answer::Invalid(e) = &usual.1
                 && self.invalid.len() < MESSAGES
             {
@@ -202,8 +202,8 @@ impl Output {
                 continue;
             }
             let text = match answer {
-                LineAnswer::Usual(usual) => preview_text(&usual.1),
-                LineAnswer::Solved { values, count } => {
+                NineAnswer::Usual(usual) => preview_text(&usual.1),
+                NineAnswer::Solved { values, count } => {
                     let solution = Grid::new(bands::nine(), values).expect("a 9×9 solution");
                     preview_text(&Answer::Solved {
                         solution,
@@ -217,11 +217,11 @@ impl Output {
         }
         let mut csv = Vec::new();
         // (The same tally as the solution lines', kept from those.)
-        let _ = write_csv_lines(&lines, &answers, Symbols::Standard, &mut csv);
+        let _ = write_csv_nines(&lines, &answers, Symbols::Standard, &mut csv);
         // Writing to memory cannot fail.
         let _ = self.csv.append_part(&csv, count);
         let mut out = Vec::new();
-        let tally = write_lines(answers, Symbols::Standard, &mut out);
+        let tally = write_nines(answers, self.format, Symbols::Standard, &mut out);
         let _ = self.out.append_part(&out, count);
         self.tally.merge(&tally);
         self.hand_over(BLOB_BYTES);

@@ -11,14 +11,14 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
-use crate::gpu::line_batch::{answer_line, solve_lines as solve_lines_on};
+use crate::gpu::nine_batch::{answer_nine, solve_nines as solve_nines_on};
 use crate::gpu::queens::{QueensConfig, QueensKernel};
 use crate::gpu::sudoku_batch::{SudokuKernels, answer_chunk};
 use crate::gpu::sudoku_fork::ForkConfig;
 use crate::queens::{Classes, prefix};
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, answer, gave_up};
-use crate::sudoku::format::{Answer, LineAnswer, NineLines, Record};
+use crate::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
 use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 
 /// A ready GPU.
@@ -277,20 +277,20 @@ fn page_config(puzzles: usize) -> ForkConfig {
     }
 }
 
-/// The answers to a piece of plain 9×9 lines, and a sentence on the engine that produced them.
+/// The answers to a piece of plain 9×9 puzzles, and a sentence on the engine that produced them.
 pub struct SolvedLines {
     /// One answer per line, in order.
-    pub answers: Vec<LineAnswer>,
+    pub answers: Vec<NineAnswer>,
     /// As [`Solved::engine`].
     pub engine: String,
 }
 
-/// [`solve`] for a piece of plain 9×9 lines: on the GPU straight from the text (each puzzle packed from its
-/// line and its result checked against it, [`crate::gpu::line_batch`]), no record made but for the puzzles it
+/// [`solve`] for a piece of plain 9×9 puzzles: on the GPU straight from the text (each puzzle packed from its
+/// line and its result checked against it, [`crate::gpu::nine_batch`]), no record made but for the puzzles it
 /// cannot settle, so that the page's one thread does a fraction of the work per puzzle; wherever [`solve`]
 /// would not use the GPU, or the GPU fails, the lines go to it as records. `None` when [`cancel`] stopped it.
-pub async fn solve_lines(
-    lines: &NineLines,
+pub async fn solve_nines(
+    lines: &NinePiece,
     mode: Mode,
     preference: Preference,
 ) -> Option<SolvedLines> {
@@ -298,7 +298,7 @@ pub async fn solve_lines(
     // (Without the GPU, `solve` below says why.)
     if let (Some(gpu), _) = choose_gpu(lines.len(), preference) {
         let config = page_config(lines.len());
-        let run = solve_lines_on(
+        let run = solve_nines_on(
             &gpu.ctx,
             &gpu.kernel.lane9,
             &[lines],
@@ -309,21 +309,21 @@ pub async fn solve_lines(
         .await;
         match run {
             Ok((results, _)) => {
-                let mut answers: Vec<LineAnswer> = results
+                let mut answers: Vec<NineAnswer> = results
                     .iter()
                     .enumerate()
-                    .map(|(i, result)| answer_line(lines, i, result, mode, PAGE_MAX_GUESSES).0)
+                    .map(|(i, result)| answer_nine(lines, i, result, mode, PAGE_MAX_GUESSES).0)
                     .collect();
                 let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
                 // As in `solve`: what the page gave up on goes to the workers with the full budget.
                 let hard: Vec<usize> = (0..answers.len())
-                    .filter(|&i| matches!(&answers[i], LineAnswer::Usual(u) if gave_up(&u.1)))
+                    .filter(|&i| matches!(&answers[i], NineAnswer::Usual(u) if gave_up(&u.1)))
                     .collect();
                 if !hard.is_empty() {
                     let again: Vec<Record> = hard.iter().map(|&i| lines.record(i)).collect();
                     let (redone, cpu) = on_cpu(&again, mode).await.ok()?;
                     for ((i, record), answer) in hard.into_iter().zip(again).zip(redone) {
-                        answers[i] = LineAnswer::Usual(Box::new((record, answer)));
+                        answers[i] = NineAnswer::Usual(Box::new((record, answer)));
                     }
                     engine.push_str(&format!("; the hardest on the {cpu}"));
                 }
@@ -351,12 +351,12 @@ pub async fn solve_lines(
     })
 }
 
-/// Records and their answers as [`LineAnswer::Usual`]s.
-fn usual_answers(records: Vec<Record>, answers: Vec<Answer>) -> Vec<LineAnswer> {
+/// Records and their answers as [`NineAnswer::Usual`]s.
+fn usual_answers(records: Vec<Record>, answers: Vec<Answer>) -> Vec<NineAnswer> {
     records
         .into_iter()
         .zip(answers)
-        .map(|usual| LineAnswer::Usual(Box::new(usual)))
+        .map(|usual| NineAnswer::Usual(Box::new(usual)))
         .collect()
 }
 

@@ -7,7 +7,7 @@ mod context;
 pub mod lane9;
 pub mod lane_cells;
 mod lanes;
-pub mod line_batch;
+pub mod nine_batch;
 mod pipeline;
 pub mod queens;
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,12 +5,12 @@ use std::borrow::Borrow;
 use rayon::prelude::*;
 
 use forkboard::gpu::lane9::Lane9Result;
-use forkboard::gpu::line_batch::solve_lines_blocking;
+use forkboard::gpu::nine_batch::solve_nines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::answer::{Mode, answer};
-use forkboard::sudoku::format::{Answer, LineAnswer, NineLines, Record};
+use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
 use forkboard::sudoku::with_thread_solver;
 
 use crate::Engine;
@@ -22,11 +22,11 @@ use crate::Engine;
 const AUTO_GPU_MIN: usize = 32;
 
 /// What an engine made of a chunk's plain 9×9 lines, in order.
-pub enum LineResults {
+pub enum NineResults {
     /// The GPU's raw results, each to be checked against its line.
     Gpu(Vec<Lane9Result>),
     /// The CPU's answers.
-    Cpu(Vec<LineAnswer>),
+    Cpu(Vec<NineAnswer>),
 }
 
 /// A ready GPU.
@@ -125,16 +125,16 @@ impl Engines {
     }
 
     /// Answers pieces of plain 9×9 lines, in order, on the engine chosen for them: on the GPU straight from
-    /// the lines ([`solve_lines_blocking`]; its raw results, which the caller makes answers of where it
-    /// formats them, [`forkboard::gpu::line_batch::answer_line`]), on the CPU as records read from them.
-    pub fn answer_lines(
+    /// the lines ([`solve_nines_blocking`]; its raw results, which the caller makes answers of where it
+    /// formats them, [`forkboard::gpu::nine_batch::answer_nine`]), on the CPU as records read from them.
+    pub fn answer_nines(
         &mut self,
-        pieces: &[&NineLines],
+        pieces: &[&NinePiece],
         mode: Mode,
-    ) -> Result<LineResults, String> {
+    ) -> Result<NineResults, String> {
         let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
         if let Some(gpu) = self.gpu_for(puzzles) {
-            let run = solve_lines_blocking(
+            let run = solve_nines_blocking(
                 &gpu.ctx,
                 &gpu.kernel.lane9,
                 pieces,
@@ -146,14 +146,14 @@ impl Engines {
                 Ok((results, report)) => {
                     self.gpu_report.add(&report);
                     self.on_gpu += puzzles as u64;
-                    return Ok(LineResults::Gpu(results));
+                    return Ok(NineResults::Gpu(results));
                 }
                 Err(e) => self.gpu_failed(e),
             }
         }
         self.on_cpu += puzzles as u64;
         let max_guesses = self.config.max_guesses;
-        Ok(LineResults::Cpu(
+        Ok(NineResults::Cpu(
             pieces
                 .par_iter()
                 .flat_map_iter(|piece| {
@@ -161,7 +161,7 @@ impl Engines {
                         let record = piece.record(i);
                         let answer =
                             with_thread_solver(max_guesses, |solver| answer(&record, solver, mode));
-                        LineAnswer::Usual(Box::new((record, answer)))
+                        NineAnswer::from_answer(record, answer)
                     })
                 })
                 .collect(),
@@ -174,7 +174,7 @@ impl Engines {
     }
 
     /// Counts puzzles of a GPU chunk that the CPU had to solve after all (found where its results were made
-    /// answers, after [`Engines::answer_lines`]).
+    /// answers, after [`Engines::answer_nines`]).
     pub fn add_cpu_fallbacks(&mut self, puzzles: u64) {
         self.gpu_report.cpu_fallbacks += puzzles;
     }
@@ -204,6 +204,20 @@ impl Engines {
             records
                 .iter()
                 .map(|record| answer(record, solver, mode))
+                .collect()
+        })
+    }
+
+    /// [`Engines::answer_on_this_thread`] for plain 9×9 puzzles: each read as a record straight from its
+    /// values, and its answer kept as values where it writes the same ([`NineAnswer::from_answer`]).
+    pub fn answer_nines_on_this_thread(&self, nines: &NinePiece, mode: Mode) -> Vec<NineAnswer> {
+        with_thread_solver(self.config.max_guesses, |solver| {
+            (0..nines.len())
+                .map(|i| {
+                    let record = nines.record(i);
+                    let answer = answer(&record, solver, mode);
+                    NineAnswer::from_answer(record, answer)
+                })
                 .collect()
         })
     }

@@ -13,16 +13,16 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use forkboard::gpu::lane9::Lane9Result;
-use forkboard::gpu::line_batch::answer_line;
+use forkboard::gpu::nine_batch::answer_nine;
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
-    Answer, Format, LineAnswer, NineLines, Piece, ReadOptions, Record, Splitter, Writer, opening,
-    write_csv_lines, write_lines,
+    Answer, Format, NineAnswer, NinePiece, Piece, ReadOptions, Record, Splitter, Writer, opening,
+    write_csv_nines, write_nines,
 };
 use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
 
-use crate::engine::{Engines, LineResults};
+use crate::engine::{Engines, NineResults};
 
 /// Puzzles per chunk on the CPU, which answers pieces of a 64th of a chunk: about a thousand 9×9 puzzles a piece
 /// (84 KB), which on the H100 machine ran 10% faster than a quarter of that and kept peak memory near 30 MB.
@@ -218,11 +218,21 @@ impl Stages<'_> {
             pieces_rx.into_iter().par_bridge().for_each_with(
                 parts_tx,
                 |parts_tx, (index, piece)| {
-                    let records = piece.records(self.options);
-                    let answers = engines_here.answer_on_this_thread(&records, self.mode);
-                    answered.fetch_add(records.len() as u64, Ordering::Relaxed);
+                    let (part, puzzles) = match self.nine_piece(piece) {
+                        Ok(nines) => {
+                            let answers =
+                                engines_here.answer_nines_on_this_thread(&nines, self.mode);
+                            (self.format_nines(&nines, answers), nines.len())
+                        }
+                        Err(piece) => {
+                            let records = piece.records(self.options);
+                            let answers = engines_here.answer_on_this_thread(&records, self.mode);
+                            (self.format_part(&records, &answers), records.len())
+                        }
+                    };
+                    answered.fetch_add(puzzles as u64, Ordering::Relaxed);
                     // The writer may have stopped (a closed pipe); the rest is then not wanted.
-                    let _ = parts_tx.send((index, self.format_part(&records, &answers)));
+                    let _ = parts_tx.send((index, part));
                 },
             );
         });
@@ -300,10 +310,10 @@ impl Stages<'_> {
         let max_guesses = engines.max_guesses();
         scope.spawn(move || {
             let mut index = 0;
-            for (chunk, (answers, line_results)) in answered_rx {
+            for (chunk, (answers, nine_results)) in answered_rx {
                 let parts: Vec<Formatted> = timed(&self.busy.format, || {
                     // Each piece's answers are the next run of the chunk's answers of its kind.
-                    let (mut rest, mut lines_done) = (&answers[..], 0);
+                    let (mut rest, mut nines_done) = (&answers[..], 0);
                     let pieces: Vec<Answered> = chunk
                         .iter()
                         .map(|piece| match piece {
@@ -312,12 +322,12 @@ impl Stages<'_> {
                                 rest = after;
                                 Answered::Records(records, these)
                             }
-                            Parsed::Lines(lines) => {
-                                let range = lines_done..lines_done + lines.len();
-                                lines_done = range.end;
-                                match &line_results {
-                                    LineResults::Gpu(r) => Answered::GpuLines(lines, &r[range]),
-                                    LineResults::Cpu(a) => Answered::CpuLines(lines, &a[range]),
+                            Parsed::Nines(nines) => {
+                                let range = nines_done..nines_done + nines.len();
+                                nines_done = range.end;
+                                match &nine_results {
+                                    NineResults::Gpu(r) => Answered::GpuNines(nines, &r[range]),
+                                    NineResults::Cpu(a) => Answered::CpuNines(nines, &a[range]),
                                 }
                             }
                         })
@@ -328,22 +338,22 @@ impl Stages<'_> {
                             Answered::Records(records, answers) => {
                                 self.format_part(records, answers)
                             }
-                            Answered::GpuLines(lines, results) => {
+                            Answered::GpuNines(nines, results) => {
                                 // The results are made answers here, on every core a stage after the
                                 // device's, which then only packs and reads back.
                                 let mut fell_back = 0;
                                 let answers = results.iter().enumerate().map(|(i, result)| {
                                     let (answer, cpu) =
-                                        answer_line(lines, i, result, self.mode, max_guesses);
+                                        answer_nine(nines, i, result, self.mode, max_guesses);
                                     fell_back += u64::from(cpu);
                                     answer
                                 });
-                                let part = self.format_lines(lines, answers.collect());
+                                let part = self.format_nines(nines, answers.collect());
                                 line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
                                 part
                             }
-                            Answered::CpuLines(lines, answers) => {
-                                self.format_lines(lines, answers.to_vec())
+                            Answered::CpuNines(nines, answers) => {
+                                self.format_nines(nines, answers.to_vec())
                             }
                         })
                         .collect()
@@ -360,18 +370,18 @@ impl Stages<'_> {
         for chunk in chunk_rx {
             let answered = timed(&self.busy.answer, || {
                 let records: Vec<&Record> = chunk.iter().flat_map(Parsed::records).collect();
-                let lines: Vec<&NineLines> = chunk.iter().filter_map(Parsed::lines).collect();
+                let nines: Vec<&NinePiece> = chunk.iter().filter_map(Parsed::nines).collect();
                 let answers = if records.is_empty() {
                     Vec::new()
                 } else {
                     engines.answer(&records, self.mode)?
                 };
-                let line_results = if lines.is_empty() {
-                    LineResults::Cpu(Vec::new())
+                let nine_results = if nines.is_empty() {
+                    NineResults::Cpu(Vec::new())
                 } else {
-                    engines.answer_lines(&lines, self.mode)?
+                    engines.answer_nines(&nines, self.mode)?
                 };
-                Ok::<_, String>((answers, line_results))
+                Ok::<_, String>((answers, nine_results))
             });
             match answered {
                 Ok(answers) => {
@@ -391,28 +401,37 @@ impl Stages<'_> {
         (answering, read_error)
     }
 
-    /// A piece of a GPU chunk parsed: plain 9×9 lines (or CSV rows of a puzzle and perhaps its solution) stay
-    /// text when they are written back as lines or an ungraded CSV (the answers then go from the lines to the
-    /// kernel and back without records, [`NineLines`]); anything else becomes records.
+    /// A piece of a GPU chunk parsed: plain 9×9 puzzles stay text where the output is written from their
+    /// values (the answers then go from the text to the kernel and back without records, [`NinePiece`]);
+    /// anything else becomes records.
     fn parse(&self, piece: Piece) -> Parsed {
-        // Written back as lines, or as an ungraded CSV (a graded one needs each puzzle's grade).
-        let plain_output = self.format == Format::Line || self.format == Format::Csv && !self.rate;
-        if !plain_output {
-            return Parsed::Records(piece.records(self.options));
-        }
-        match piece.into_nine_lines(self.options) {
-            Ok(lines) => Parsed::Lines(lines),
+        match self.nine_piece(piece) {
+            Ok(nines) => Parsed::Nines(nines),
             Err(piece) => Parsed::Records(piece.records(self.options)),
         }
     }
 
-    /// A piece of plain lines' answers as a part of the output: solution lines, or CSV rows.
-    fn format_lines(&self, lines: &NineLines, answers: Vec<LineAnswer>) -> Formatted {
+    /// The piece as plain 9×9 puzzles ([`Piece::into_nine_piece`]) when the output is written in the input's
+    /// layout from their values: lines, blocks, or an ungraded CSV (a graded one needs each puzzle's grade).
+    fn nine_piece(&self, piece: Piece) -> Result<NinePiece, Piece> {
+        let from_values = match self.format {
+            Format::Line | Format::Block => true,
+            Format::Csv => !self.rate,
+            Format::Grid => false,
+        };
+        if !from_values {
+            return Err(piece);
+        }
+        piece.into_nine_piece(self.options)
+    }
+
+    /// A piece of plain 9×9 puzzles' answers as a part of the output: solution lines or blocks, or CSV rows.
+    fn format_nines(&self, nines: &NinePiece, answers: Vec<NineAnswer>) -> Formatted {
         let mut bytes = Vec::new();
         let tally = if self.format == Format::Csv {
-            write_csv_lines(lines, &answers, self.symbols, &mut bytes)
+            write_csv_nines(nines, &answers, self.symbols, &mut bytes)
         } else {
-            write_lines(answers, self.symbols, &mut bytes)
+            write_nines(answers, self.format, self.symbols, &mut bytes)
         };
         Formatted { bytes, tally }
     }
@@ -497,8 +516,8 @@ impl Stages<'_> {
 
 /// A piece of a GPU chunk, parsed ([`Stages::parse`]).
 enum Parsed {
-    /// Plain 9×9 lines, answered straight from the text.
-    Lines(NineLines),
+    /// Plain 9×9 puzzles, answered straight from the text.
+    Nines(NinePiece),
     /// Anything else, as records.
     Records(Vec<Record>),
 }
@@ -507,36 +526,36 @@ impl Parsed {
     /// Puzzles (or unreadable records) in the piece.
     fn len(&self) -> usize {
         match self {
-            Parsed::Lines(lines) => lines.len(),
+            Parsed::Nines(nines) => nines.len(),
             Parsed::Records(records) => records.len(),
         }
     }
 
-    /// The piece's records (none for lines).
+    /// The piece's records (none for plain 9×9 puzzles).
     fn records(&self) -> &[Record] {
         match self {
             Parsed::Records(records) => records,
-            Parsed::Lines(_) => &[],
+            Parsed::Nines(_) => &[],
         }
     }
 
-    /// The piece's lines, if it is lines.
-    fn lines(&self) -> Option<&NineLines> {
+    /// The piece's plain 9×9 puzzles, if it is such.
+    fn nines(&self) -> Option<&NinePiece> {
         match self {
-            Parsed::Lines(lines) => Some(lines),
+            Parsed::Nines(nines) => Some(nines),
             Parsed::Records(_) => None,
         }
     }
 }
 
-/// A chunk's answers: the records' in order, and what the engine made of the lines, in order.
-type Answers = (Vec<Answer>, LineResults);
+/// A chunk's answers: the records' in order, and what the engine made of the plain 9×9 puzzles, in order.
+type Answers = (Vec<Answer>, NineResults);
 
 /// A parsed piece beside its run of the chunk's answers or results.
 enum Answered<'a> {
     Records(&'a [Record], &'a [Answer]),
-    GpuLines(&'a NineLines, &'a [Lane9Result]),
-    CpuLines(&'a NineLines, &'a [LineAnswer]),
+    GpuNines(&'a NinePiece, &'a [Lane9Result]),
+    CpuNines(&'a NinePiece, &'a [NineAnswer]),
 }
 
 /// Puzzles per chunk for the engine in use.

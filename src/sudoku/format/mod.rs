@@ -6,7 +6,7 @@
 
 mod detect;
 mod lines;
-mod nine_lines;
+mod nine_piece;
 mod read;
 mod split;
 mod write;
@@ -21,7 +21,7 @@ use super::shape::BoxShape;
 use super::symbols::Symbols;
 
 pub use detect::detect;
-pub use nine_lines::{LineAnswer, NineLines, write_csv_lines, write_lines};
+pub use nine_piece::{NineAnswer, NineLayout, NinePiece, write_csv_nines, write_nines};
 pub use read::Reader;
 pub use split::{Piece, Splitter};
 pub use write::{Answer, GradeColumn, Writer, opening};

@@ -14,7 +14,7 @@ use std::mem;
 use super::detect::SAMPLE_LINES;
 use super::lines::Line;
 use super::lines::MAX_LINE;
-use super::nine_lines::NineLines;
+use super::nine_piece::{NineLayout, NinePiece};
 use super::read::{CsvColumns, Rows, Step, pretty_row_len};
 use super::{Format, ReadOptions, Reader, Record};
 
@@ -148,15 +148,18 @@ impl Piece {
         })
     }
 
-    /// The piece as plain 9×9 lines ([`NineLines`]: one-line puzzles, or CSV rows of a puzzle and perhaps its
-    /// solution) when it is nothing else, read with `options`; the piece back otherwise.
-    pub fn into_nine_lines(self, options: ReadOptions) -> Result<NineLines, Piece> {
-        // One-line puzzles, or CSV rows whose first column is the puzzle and the second, if any, the solution.
-        let with_solution = match &self.body {
+    /// The piece as plain 9×9 puzzles ([`NinePiece`]: one-line puzzles, CSV rows of a puzzle and perhaps its
+    /// solution, or blocks) when it is nothing else, read with `options`; the piece back otherwise.
+    pub fn into_nine_piece(self, options: ReadOptions) -> Result<NinePiece, Piece> {
+        // One-line puzzles, CSV rows whose first column is the puzzle and the second, if any, the solution, or
+        // blocks.
+        let layout = match &self.body {
             Body::Text {
                 format: Format::Line,
                 ..
-            } => false,
+            } => NineLayout::Line {
+                with_solution: false,
+            },
             Body::Text {
                 format: Format::Csv,
                 columns:
@@ -165,7 +168,13 @@ impl Piece {
                         solution,
                     }),
                 ..
-            } if matches!(solution, None | Some(1)) => solution.is_some(),
+            } if matches!(solution, None | Some(1)) => NineLayout::Line {
+                with_solution: solution.is_some(),
+            },
+            Body::Text {
+                format: Format::Block,
+                ..
+            } => NineLayout::Block,
             _ => return Err(self),
         };
         let Body::Text {
@@ -177,7 +186,7 @@ impl Piece {
         else {
             unreachable!("a text piece, matched above");
         };
-        NineLines::new(text, lines_before, options, with_solution).map_err(|text| Piece {
+        NinePiece::new(text, lines_before, options, layout).map_err(|text| Piece {
             bytes: self.bytes,
             body: Body::Text {
                 text,

@@ -246,7 +246,7 @@ impl<W: Write> Writer<W> {
     }
 
     /// Appends `records` records written elsewhere in this writer's layout, as a part that others come before
-    /// ([`Writer::continuing`], [`super::write_lines`]): a part that turns out to hold the output's first
+    /// ([`Writer::continuing`], [`super::write_nines`]): a part that turns out to hold the output's first
     /// records opens it first ([`opening`]: the CSV header, no separator before a first block).
     pub fn append_part(&mut self, part: &[u8], records: usize) -> io::Result<()> {
         if records == 0 {

@@ -1,9 +1,9 @@
-//! Plain 9×9 lines on the GPU: [`NineLines`] in, the 9×9 lane kernel's results out, and each result made a
-//! [`LineAnswer`] against its line: the usual large file's short way past
+//! Plain 9×9 lines on the GPU: [`NinePiece`] in, the 9×9 lane kernel's results out, and each result made a
+//! [`NineAnswer`] against its line: the usual large file's short way past
 //! [`super::sudoku_batch::answer_chunk`].
 //!
 //! Each puzzle is packed for the kernel straight from its line. Its result is checked against that line by
-//! [`answer_line`], which a caller runs wherever it formats the answers (the command line: on every core, a
+//! [`answer_nine`], which a caller runs wherever it formats the answers (the command line: on every core, a
 //! stage after the device's, so that the device's stage only packs and reads back). A puzzle without a checked
 //! solution is read as a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel
 //! handed it back or the check refused its solution), so the answers are the same.
@@ -16,16 +16,16 @@ use super::sudoku_fork::ForkConfig;
 use super::{GpuContext, GpuError};
 use crate::sudoku::answer::{Mode, ready_for_solver};
 use crate::sudoku::bands::{self, pack_values};
-use crate::sudoku::format::{LineAnswer, NineLines};
+use crate::sudoku::format::{NineAnswer, NinePiece};
 use crate::sudoku::{Grid, verify};
 
 /// Runs the puzzles of `pieces` on the 9×9 lane kernel, in order (the first piece's, then the next's), and
-/// returns each one's raw result, to be made an answer by [`answer_line`]. `progress(finished, total)` may
+/// returns each one's raw result, to be made an answer by [`answer_nine`]. `progress(finished, total)` may
 /// cancel by returning false.
-pub async fn solve_lines(
+pub async fn solve_nines(
     ctx: &GpuContext,
     kernel: &Lane9Kernel,
-    pieces: &[&NineLines],
+    pieces: &[&NinePiece],
     limit: u64,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
@@ -66,13 +66,13 @@ pub async fn solve_lines(
 /// The answer to puzzle `i` of `lines` from its kernel result: the solution when it passes the independent
 /// check against the line, else the puzzle read as a record and answered as `answer_chunk` answers one. Also
 /// says whether the CPU had to solve it.
-pub fn answer_line(
-    lines: &NineLines,
+pub fn answer_nine(
+    lines: &NinePiece,
     i: usize,
     result: &Lane9Result,
     mode: Mode,
     max_guesses: u64,
-) -> (LineAnswer, bool) {
+) -> (NineAnswer, bool) {
     let solution = result.solution();
     if let Some(values) = solution
         && verify::is_nine_solution(&lines.values(i), &values)
@@ -80,7 +80,7 @@ pub fn answer_line(
         let limit = mode.limit();
         let count = u64::from(result.count).min(limit);
         let count = matches!(mode, Mode::Count(_)).then_some((count, count >= limit));
-        return (LineAnswer::Solved { values, count }, false);
+        return (NineAnswer::Solved { values, count }, false);
     }
     // The rare puzzle without a checked solution.
     let record = lines.record(i);
@@ -92,18 +92,18 @@ pub fn answer_line(
             answer_lane(&record, puzzle, found, mode, max_guesses)
         }
     };
-    (LineAnswer::Usual(Box::new((record, answer))), fell_back)
+    (NineAnswer::Usual(Box::new((record, answer))), fell_back)
 }
 
-/// [`solve_lines`], blocking (native only).
+/// [`solve_nines`], blocking (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn solve_lines_blocking(
+pub fn solve_nines_blocking(
     ctx: &GpuContext,
     kernel: &Lane9Kernel,
-    pieces: &[&NineLines],
+    pieces: &[&NinePiece],
     limit: u64,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Lane9Result>, BatchReport), GpuError> {
-    pollster::block_on(solve_lines(ctx, kernel, pieces, limit, config, progress))
+    pollster::block_on(solve_nines(ctx, kernel, pieces, limit, config, progress))
 }
