@@ -18,46 +18,49 @@ fn kept(raw: &[u8], number: usize) -> std::ops::Range<usize> {
     start..end
 }
 
-/// One line: its 1-based number and its bytes, or a note that it was too long.
+/// One line: its 1-based number and its bytes (owned, or borrowed from the input where it is only looked at),
+/// or a note that it was too long.
 #[derive(Clone, Debug)]
-pub struct Line {
+pub struct Line<B = Vec<u8>> {
     pub number: usize,
-    pub bytes: Vec<u8>,
+    pub bytes: B,
     pub too_long: bool,
 }
 
-impl Line {
-    /// The line `number` from its raw bytes (without the line end), as [`Lines`] reads it: too long past
-    /// [`MAX_LINE`] bytes (and then kept without its bytes), with a CR before the end and, on the first line, a
-    /// BOM dropped.
-    pub fn from_raw(raw: &[u8], number: usize) -> Line {
+impl<'a> Line<&'a [u8]> {
+    /// The line `number` from its raw bytes (without the line end), as [`Lines`] reads it but borrowed: too long
+    /// past [`MAX_LINE`] bytes (and then kept without its bytes), with a CR before the end and, on the first
+    /// line, a BOM dropped.
+    pub fn from_raw(raw: &'a [u8], number: usize) -> Self {
         if raw.len() > MAX_LINE {
             return Line {
                 number,
-                bytes: Vec::new(),
+                bytes: &[],
                 too_long: true,
             };
         }
         Line {
             number,
-            bytes: raw[kept(raw, number)].to_vec(),
+            bytes: &raw[kept(raw, number)],
             too_long: false,
         }
     }
+}
 
+impl<B: AsRef<[u8]>> Line<B> {
     /// True for a line of only white space.
     pub fn is_blank(&self) -> bool {
-        !self.too_long && self.bytes.iter().all(u8::is_ascii_whitespace)
+        !self.too_long && self.bytes.as_ref().iter().all(u8::is_ascii_whitespace)
     }
 
     /// True for a `#` comment (after leading white space).
     pub fn is_comment(&self) -> bool {
-        self.bytes.trim_ascii_start().first() == Some(&b'#')
+        self.bytes.as_ref().trim_ascii_start().first() == Some(&b'#')
     }
 
     /// The bytes without surrounding white space.
     pub fn trimmed(&self) -> &[u8] {
-        self.bytes.trim_ascii()
+        self.bytes.as_ref().trim_ascii()
     }
 }
 

@@ -175,7 +175,8 @@ impl<R: BufRead> Reader<R> {
     /// Block and pretty-grid layouts: rows of one puzzle until N rows (N = the first row's width).
     fn read_rows(&mut self) -> Option<Record> {
         let mut rows = Rows::new(self.format, self.options);
-        let mut cells: Vec<Vec<u8>> = Vec::new();
+        // Every row's cells, one after another (a row that does not fit makes the puzzle an error anyway).
+        let mut cells: Vec<u8> = Vec::new();
         let (pretty, symbols) = (self.format == Format::Grid, self.options.symbols);
         loop {
             let Some(line) = self.lines.next_line() else {
@@ -183,14 +184,21 @@ impl<R: BufRead> Reader<R> {
                     .unfinished()
                     .map(|(start, kind)| record(start, Err(kind), None));
             };
-            match rows.feed(&line, |row| row_cells(row, pretty, symbols)) {
-                Step::Other => {}
-                Step::Row(row) => cells.push(row),
-                Step::Last(row) => {
-                    cells.push(row);
+            let row = |row: &[u8]| {
+                let before = cells.len();
+                if pretty {
+                    pretty_row(row, symbols, &mut cells);
+                } else {
+                    cells.extend_from_slice(row);
+                }
+                cells.len() - before
+            };
+            match rows.feed(&line, row) {
+                Step::Other | Step::Row(_) => {}
+                Step::Last(_) => {
                     let (start, side, error) = rows.take();
                     let puzzle = match error {
-                        None => parse_cells(&cells.concat(), side, self.options),
+                        None => parse_cells(&cells, side, self.options),
                         Some(kind) => Err(kind),
                     };
                     return Some(record(start, puzzle, None));
@@ -201,15 +209,6 @@ impl<R: BufRead> Reader<R> {
                 }
             }
         }
-    }
-}
-
-/// A row's cells: one character per cell (a pretty row's separators gone, numbers made symbols).
-fn row_cells(row: &[u8], pretty: bool, symbols: Symbols) -> Vec<u8> {
-    if pretty {
-        pretty_row(row, symbols)
-    } else {
-        row.to_vec()
     }
 }
 
@@ -257,7 +256,11 @@ impl Rows {
 
     /// Takes one line; `cells` makes a row's cells from its trimmed bytes (anything with a length: the splitter
     /// counts them only).
-    pub fn feed<C: CellCount>(&mut self, line: &Line, cells: impl FnOnce(&[u8]) -> C) -> Step<C> {
+    pub fn feed<B: AsRef<[u8]>, C: CellCount>(
+        &mut self,
+        line: &Line<B>,
+        cells: impl FnOnce(&[u8]) -> C,
+    ) -> Step<C> {
         if line.is_comment() {
             return Step::Other;
         }
@@ -338,12 +341,6 @@ pub(super) trait CellCount {
     fn cell_count(&self) -> usize;
 }
 
-impl CellCount for Vec<u8> {
-    fn cell_count(&self) -> usize {
-        self.len()
-    }
-}
-
 impl CellCount for usize {
     fn cell_count(&self) -> usize {
         *self
@@ -422,9 +419,39 @@ fn parse_cells(chars: &[u8], side: usize, options: ReadOptions) -> Result<Grid, 
     Ok(Grid::new(shape, &values).expect("length and values checked"))
 }
 
+/// The usual pretty row in one pass: when every token is one symbol (so the row writes no numbers, see
+/// [`numeric_row`]), its cells are its tokens, counted (and appended to `cells`, when given); `None`, with nothing
+/// appended, when some token is longer.
+fn one_symbol_tokens(line: &[u8], mut cells: Option<&mut Vec<u8>>) -> Option<usize> {
+    let before = cells.as_ref().map_or(0, |c| c.len());
+    let (mut count, mut after_symbol) = (0, false);
+    for &b in line {
+        let symbol = !is_pretty_separator(b);
+        if symbol && after_symbol {
+            if let Some(cells) = cells {
+                cells.truncate(before);
+            }
+            return None;
+        }
+        if symbol {
+            count += 1;
+            if let Some(cells) = cells.as_deref_mut() {
+                cells.push(b);
+            }
+        }
+        after_symbol = symbol;
+    }
+    Some(count)
+}
+
+/// True for what stands between a pretty row's tokens: white space and box separators (`|`, `:`).
+fn is_pretty_separator(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'|' || b == b':'
+}
+
 /// A pretty-grid row's tokens: what is left between spaces and box separators (`|`, `:`).
 fn pretty_tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
-    line.split(|&b| b.is_ascii_whitespace() || b == b'|' || b == b':')
+    line.split(|&b| is_pretty_separator(b))
         .filter(|t| !t.is_empty())
 }
 
@@ -433,30 +460,35 @@ fn numeric_row<'a>(tokens: impl Iterator<Item = &'a [u8]> + Clone) -> bool {
     tokens.clone().any(|t| t.len() > 1) && tokens.into_iter().all(is_number_or_empty)
 }
 
-/// A pretty-grid row as one cell character per cell. Box separators (`|`, `:`) and spaces go; when cells are
-/// written as numbers (`10 . 3 | 16 …`), each space-separated token is one cell.
-fn pretty_row(line: &[u8], symbols: Symbols) -> Vec<u8> {
+/// Appends a pretty-grid row to `cells`, one cell character per cell. Box separators (`|`, `:`) and spaces go;
+/// when cells are written as numbers (`10 . 3 | 16 …`), each space-separated token is one cell.
+fn pretty_row(line: &[u8], symbols: Symbols, cells: &mut Vec<u8>) {
+    if one_symbol_tokens(line, Some(cells)).is_some() {
+        return;
+    }
     let tokens = pretty_tokens(line);
     if !numeric_row(tokens.clone()) {
-        return tokens.flatten().copied().collect();
+        cells.extend(tokens.flatten());
+        return;
     }
     // Numbers 1..=25 become standard symbols, so the rest of the reader sees one character per cell.
-    tokens
-        .map(|t| {
-            match std::str::from_utf8(t)
-                .ok()
-                .and_then(|s| s.parse::<u8>().ok())
-            {
-                Some(0) | None => b'.',
-                Some(v) if v <= 35 && symbols == Symbols::Standard => Symbols::Standard.write(v),
-                Some(_) => b'?',
-            }
-        })
-        .collect()
+    cells.extend(tokens.map(|t| {
+        match std::str::from_utf8(t)
+            .ok()
+            .and_then(|s| s.parse::<u8>().ok())
+        {
+            Some(0) | None => b'.',
+            Some(v) if v <= 35 && symbols == Symbols::Standard => Symbols::Standard.write(v),
+            Some(_) => b'?',
+        }
+    }));
 }
 
 /// How many cells [`pretty_row`] makes of a line, without making them.
 pub(super) fn pretty_row_len(line: &[u8]) -> usize {
+    if let Some(cells) = one_symbol_tokens(line, None) {
+        return cells;
+    }
     let tokens = pretty_tokens(line);
     if numeric_row(tokens.clone()) {
         tokens.count()
@@ -609,11 +641,11 @@ mod tests {
         ];
         for row in rows {
             for symbols in [Symbols::Standard, Symbols::Hex] {
-                assert_eq!(
-                    pretty_row_len(row.as_bytes()),
-                    pretty_row(row.as_bytes(), symbols).len(),
-                    "{row}"
-                );
+                // Appended after what is there already.
+                let mut cells = b"ab".to_vec();
+                pretty_row(row.as_bytes(), symbols, &mut cells);
+                assert_eq!(pretty_row_len(row.as_bytes()), cells.len() - 2, "{row}");
+                assert!(cells.starts_with(b"ab"));
             }
         }
     }

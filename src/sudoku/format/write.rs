@@ -291,24 +291,32 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
+    /// A pretty grid: cells apart by a space, `|` between boxes, a rule of `-` and `+` between bands, put
+    /// together in one buffer and written at once (a file of a million grids is written this way).
     fn write_pretty(&mut self, grid: &Grid) -> io::Result<()> {
         let shape = grid.shape();
         let (n, box_rows, box_cols) = (grid.side(), shape.rows(), shape.cols());
-        let rule = vec!["-".repeat(2 * box_cols - 1); n / box_cols].join("-+-");
-        for r in 0..n {
+        let out = &mut self.row;
+        out.clear();
+        for (r, row) in grid.cells().chunks_exact(n).enumerate() {
             if r > 0 && r % box_rows == 0 {
-                writeln!(self.out, "{rule}")?;
-            }
-            let mut row = String::with_capacity(4 * n);
-            for c in 0..n {
-                if c > 0 {
-                    row.push_str(if c % box_cols == 0 { " | " } else { " " });
+                for b in 0..n / box_cols {
+                    if b > 0 {
+                        out.extend_from_slice(b"-+-");
+                    }
+                    out.extend(std::iter::repeat_n(b'-', 2 * box_cols - 1));
                 }
-                row.push(char::from(self.symbols.write(grid.get(r, c))));
+                out.push(b'\n');
             }
-            writeln!(self.out, "{row}")?;
+            for (c, &value) in row.iter().enumerate() {
+                if c > 0 {
+                    out.extend_from_slice(if c % box_cols == 0 { b" | " } else { b" " });
+                }
+                out.push(self.symbols.write(value));
+            }
+            out.push(b'\n');
         }
-        Ok(())
+        self.out.write_all(out)
     }
 }
 
