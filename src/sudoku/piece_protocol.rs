@@ -17,7 +17,10 @@
 use std::ops::Range;
 
 use super::answer::{Mode, Tally, answer};
-use super::format::{Answer, Format, GradeColumn, Piece, ReadOptions, Record, Writer, opening};
+use super::format::{
+    Answer, Format, GradeColumn, NineAnswer, NinePiece, Piece, ReadOptions, Record, Writer,
+    opening, write_csv_nines, write_nines,
+};
 use super::logic::Rating;
 use super::solver::Solver;
 use super::symbols::Symbols;
@@ -136,9 +139,64 @@ pub fn opens_with(format: Format, graded: bool) -> &'static [u8] {
 }
 
 /// Reads, answers and writes a piece on this thread's `solver` (the worker's side, and the page's when no
-/// worker can take it).
+/// worker can take it). A piece of plain 9×9 puzzles skips the reader ([`NinePiece`]) unless the CSV is graded
+/// (its grades need records).
 pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> AnsweredPiece {
-    answer_records(job, &piece.records(ReadOptions::default()), solver)
+    let options = ReadOptions::default();
+    let piece = if job.graded {
+        Err(piece)
+    } else {
+        piece.into_nine_piece(options)
+    };
+    match piece {
+        Ok(nines) => answer_nines(job, &nines, solver),
+        Err(piece) => answer_records(job, &piece.records(options), solver),
+    }
+}
+
+/// [`answer_piece`] for plain 9×9 puzzles: each made a record straight from its values, and its answer written
+/// from the values where that writes the same ([`NineAnswer::from_answer`]). The first [`PREVIEWS`], which the
+/// page may show, keep their answers whole.
+fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> AnsweredPiece {
+    solver.max_guesses = job.max_guesses;
+    let mut done = AnsweredPiece::default();
+    let answers: Vec<NineAnswer> = (0..nines.len())
+        .map(|i| {
+            let record = nines.record(i);
+            let answer = answer(&record, solver, job.mode);
+            if let Answer::Invalid(e) = &answer
+                && done.messages.len() < MESSAGES
+            {
+                done.messages.push(e.to_string());
+            }
+            if i < PREVIEWS {
+                done.previews.push((record.line, preview_text(&answer)));
+                NineAnswer::Usual(Box::new((record, answer)))
+            } else {
+                NineAnswer::from_answer(record, answer)
+            }
+        })
+        .collect();
+    let mut csv = Vec::new();
+    done.tally = write_csv_nines(nines, &answers, Symbols::Standard, &mut csv);
+    let mut out = Vec::new();
+    if job.format == Format::Csv {
+        write_csv_nines(nines, &answers, Symbols::Standard, &mut out);
+    } else {
+        write_nines(answers, job.format, Symbols::Standard, &mut out);
+    }
+    done.opening_skip = [
+        opening_skip(job.format, false, &out),
+        opening_skip(Format::Csv, false, &csv),
+    ];
+    done.out = out;
+    done.csv = csv;
+    done
+}
+
+/// Bytes to drop from the front of `part` when it opens its output ([`AnsweredPiece::opening_skip`]).
+fn opening_skip(format: Format, graded: bool, part: &[u8]) -> usize {
+    part.len() - opening(format, graded, part)[1].len()
 }
 
 /// [`answer_piece`] for records already read.
@@ -216,12 +274,10 @@ impl PieceWriter {
     pub fn finish(self) -> AnsweredPiece {
         let out = self.out.finish().expect("writing to memory does not fail");
         let csv = self.csv.finish().expect("writing to memory does not fail");
-        let skip =
-            |format, graded, part: &[u8]| part.len() - opening(format, graded, part)[1].len();
         AnsweredPiece {
             opening_skip: [
-                skip(self.format, false, &out),
-                skip(Format::Csv, self.graded, &csv),
+                opening_skip(self.format, false, &out),
+                opening_skip(Format::Csv, self.graded, &csv),
             ],
             out,
             csv,
@@ -410,6 +466,8 @@ mod tests {
 
     const EASY: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLVED: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
     /// Both outputs written whole, as the page wrote them before pieces went to the workers.
     fn whole(input: &[u8], job: &PieceJob) -> AnsweredPiece {
@@ -456,13 +514,38 @@ mod tests {
                 rows.join("\n") + "\n\n"
             })
             .collect();
+        // Plain 9×9 pieces (the workers' short way, [`NinePiece`]): an easy puzzle, clashing givens, an open
+        // grid of many solutions and one without any, as lines, blocks and kaggle's CSV rows.
+        let plain: Vec<String> = [
+            EASY.to_string(),
+            format!("55{}", &EASY[2..]),
+            ".".repeat(81),
+            format!("12345678.........9{}", ".".repeat(63)),
+        ]
+        .iter()
+        .cycle()
+        .take(32)
+        .cloned()
+        .collect();
+        let plain_lines: String = plain.iter().map(|p| format!("{p}\n")).collect();
+        let plain_blocks: Vec<String> = plain
+            .iter()
+            .map(|p| {
+                (0..9)
+                    .map(|r| format!("{}\n", &p[r * 9..r * 9 + 9]))
+                    .collect()
+            })
+            .collect();
+        let plain_blocks = plain_blocks.join("\n");
+        let plain_csv: String = plain.iter().map(|p| format!("{p},{SOLVED}\n")).collect();
+        let plain_csv = format!("quizzes,solutions\n{plain_csv}");
         let jobs = [
             (Mode::First, false),
             (Mode::Count(2), false),
             (Mode::First, true),
         ];
         let mut solver = Solver::new();
-        for text in [line, csv, block] {
+        for text in [line, csv, block, plain_lines, plain_blocks, plain_csv] {
             let format = Reader::new(text.as_bytes(), ReadOptions::default()).format();
             for (mode, graded) in jobs {
                 let job = PieceJob {
