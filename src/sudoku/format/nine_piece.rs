@@ -141,11 +141,6 @@ impl NinePiece {
         self.text.len()
     }
 
-    /// How the piece's puzzles are laid out.
-    pub fn layout(&self) -> NineLayout {
-        self.layout
-    }
-
     /// Puzzle `i`'s values, row-major: 0 for an empty cell, else 1 to 9.
     pub fn values(&self, i: usize) -> [u8; CELLS] {
         let at = &self.text[i * self.stride..];
