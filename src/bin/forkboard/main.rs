@@ -18,6 +18,12 @@ use forkboard::shard::Shard;
 use forkboard::sudoku::format::Format;
 use forkboard::sudoku::{BoxShape, Symbols};
 
+/// mimalloc instead of glibc's malloc: `solve`'s stages hand pieces and parts of a megabyte or more from
+/// thread to thread, and glibc maps each such block afresh and unmaps it when freed, so every stage paid page
+/// faults for memory it had just given back (docs/benchmarks.md, "Files end to end").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit status when every puzzle was answered with a solution (or every grid verified).
 const EXIT_OK: u8 = 0;
 /// Exit status when some puzzles were invalid or had no solution (the others are still answered).
