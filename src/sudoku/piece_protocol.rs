@@ -143,10 +143,12 @@ pub fn opens_with(format: Format, graded: bool) -> &'static [u8] {
 /// (its grades need records).
 pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> AnsweredPiece {
     let options = ReadOptions::default();
-    let piece = if job.graded {
-        Err(piece)
-    } else {
+    // Written from values as lines, blocks or an ungraded CSV (a pretty grid's pieces are never plain).
+    let from_values = !job.graded && job.format != Format::Grid;
+    let piece = if from_values {
         piece.into_nine_piece(options)
+    } else {
+        Err(piece)
     };
     match piece {
         Ok(nines) => answer_nines(job, &nines, solver),
