@@ -109,20 +109,23 @@ fn looks_pretty(line: &[u8]) -> bool {
 /// A separator line of a pretty grid (`------+-------+------`, `=====`), as opposed to a row of `-` empties.
 /// `side`, when known, tells a row of exactly N dashes from a rule.
 pub(super) fn is_rule(line: &[u8], side: Option<usize>) -> bool {
-    let only_rule_chars = line
-        .iter()
-        .all(|&b| matches!(b, b'-' | b'=' | b'+' | b'|' | b':') || b.is_ascii_whitespace());
-    if !only_rule_chars || line.is_empty() {
-        return false;
+    // One pass (every line of a pretty-grid file comes here, on the splitter's one thread): whether every byte
+    // may stand in a rule, the dashes, the longest run of them, and whether a `+` or `=` shows.
+    let (mut dashes, mut run, mut longest_run, mut joint) = (0, 0, 0, false);
+    for &b in line {
+        if !(matches!(b, b'-' | b'=' | b'+' | b'|' | b':') || b.is_ascii_whitespace()) {
+            return false;
+        }
+        if b == b'-' {
+            dashes += 1;
+            run += 1;
+            longest_run = longest_run.max(run);
+        } else {
+            run = 0;
+        }
+        joint |= b == b'+' || b == b'=';
     }
-    let dashes = line.iter().filter(|&&b| b == b'-').count();
-    let longest_run = line
-        .split(|&b| b != b'-')
-        .map(<[u8]>::len)
-        .max()
-        .unwrap_or(0);
-    line.iter().any(|&b| b == b'+' || b == b'=')
-        || (side != Some(dashes) && (longest_run >= 6 || dashes == 0))
+    !line.is_empty() && (joint || (side != Some(dashes) && (longest_run >= 6 || dashes == 0)))
 }
 
 #[cfg(test)]

@@ -292,29 +292,37 @@ impl<W: Write> Writer<W> {
     }
 
     /// A pretty grid: cells apart by a space, `|` between boxes, a rule of `-` and `+` between bands, put
-    /// together in one buffer and written at once (a file of a million grids is written this way).
+    /// together in one buffer and written at once (a file of a million grids is written this way; the boxes
+    /// are walked as chunks, since a remainder by a box size known only at run time is a division per cell).
     fn write_pretty(&mut self, grid: &Grid) -> io::Result<()> {
         let shape = grid.shape();
         let (n, box_rows, box_cols) = (grid.side(), shape.rows(), shape.cols());
         let out = &mut self.row;
         out.clear();
-        for (r, row) in grid.cells().chunks_exact(n).enumerate() {
-            if r > 0 && r % box_rows == 0 {
-                for b in 0..n / box_cols {
-                    if b > 0 {
+        for (band_index, band) in grid.cells().chunks(n * box_rows).enumerate() {
+            if band_index > 0 {
+                for box_index in 0..n / box_cols {
+                    if box_index > 0 {
                         out.extend_from_slice(b"-+-");
                     }
                     out.extend(std::iter::repeat_n(b'-', 2 * box_cols - 1));
                 }
                 out.push(b'\n');
             }
-            for (c, &value) in row.iter().enumerate() {
-                if c > 0 {
-                    out.extend_from_slice(if c % box_cols == 0 { b" | " } else { b" " });
+            for row in band.chunks(n) {
+                for (box_index, cells) in row.chunks(box_cols).enumerate() {
+                    if box_index > 0 {
+                        out.extend_from_slice(b" | ");
+                    }
+                    for (k, &value) in cells.iter().enumerate() {
+                        if k > 0 {
+                            out.push(b' ');
+                        }
+                        out.push(self.symbols.write(value));
+                    }
                 }
-                out.push(self.symbols.write(value));
+                out.push(b'\n');
             }
-            out.push(b'\n');
         }
         self.out.write_all(out)
     }
