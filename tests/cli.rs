@@ -165,24 +165,8 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
     // kaggle puzzles in chunks of 500 (pieces of about 200 lines), among them givens that clash, a puzzle with
     // no solution, a forum puzzle the kernel must search, and, in some pieces only, a comment, a blank line,
     // a letter, a line with a count after it and CRLF line ends.
-    let no_solution = format!("12345678.........9{}", ".".repeat(63));
-    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
-    let hard: Vec<&str> = hard.lines().filter(|l| l.len() == 81).take(20).collect();
     let mut input = String::new();
-    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
-    for (i, row) in kaggle.lines().skip(1).take(3000).enumerate() {
-        let quiz = row.split(',').next().unwrap();
-        let line = match i % 101 {
-            3 => format!("55{}", &quiz[2..]),
-            4 => no_solution.clone(),
-            5 => hard[i / 101 % hard.len()].to_string(),
-            _ => quiz.to_string(),
-        };
-        let end = if (1000..1500).contains(&i) {
-            "\r\n"
-        } else {
-            "\n"
-        };
+    for (i, (line, quiz, end)) in plain_test_puzzles().into_iter().enumerate() {
         input.push_str(&line);
         input.push_str(end);
         match i {
@@ -203,6 +187,35 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
         assert!(text(&lost.stderr).contains("the GPU failed"));
         assert_eq!(text(&lost.stdout), cpu, "{mode:?}, lost");
     }
+}
+
+/// The 3,000 puzzles of the plain-input tests, each with the kaggle puzzle it stands for and the line end it is
+/// written with: kaggle's, and every 101st puzzle on, clashing givens, a puzzle without a solution and a forum
+/// puzzle the kernel must search; CRLF for the 1,000th to the 1,499th.
+fn plain_test_puzzles() -> Vec<(String, String, &'static str)> {
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
+    let hard: Vec<&str> = hard.lines().filter(|l| l.len() == 81).take(20).collect();
+    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
+    let quizzes = kaggle.lines().skip(1).take(3000);
+    quizzes
+        .map(|row| row.split(',').next().unwrap())
+        .enumerate()
+        .map(|(i, quiz)| {
+            let puzzle = match i % 101 {
+                3 => format!("55{}", &quiz[2..]),
+                4 => no_solution.clone(),
+                5 => hard[i / 101 % hard.len()].to_string(),
+                _ => quiz.to_string(),
+            };
+            let end = if (1000..1500).contains(&i) {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            (puzzle, quiz.to_string(), end)
+        })
+        .collect()
 }
 
 /// The GPU's arguments for the plain-lines tests: chunks of 500, so that a file of thousands is several.
@@ -290,24 +303,8 @@ fn plain_nine_by_nine_blocks_are_answered_as_the_usual_way_answers_them() {
     // kaggle puzzles in chunks of 500, among them givens that clash, a puzzle with no solution and forum puzzles,
     // and in some pieces only a comment, a second blank line, a letter and CRLF line ends; the last block has no
     // blank line after it.
-    let no_solution = format!("12345678.........9{}", ".".repeat(63));
-    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
-    let hard: Vec<&str> = hard.lines().filter(|l| l.len() == 81).take(20).collect();
-    let kaggle = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
     let mut input = String::new();
-    for (i, row) in kaggle.lines().skip(1).take(3000).enumerate() {
-        let quiz = row.split(',').next().unwrap();
-        let puzzle = match i % 101 {
-            3 => format!("55{}", &quiz[2..]),
-            4 => no_solution.clone(),
-            5 => hard[i / 101 % hard.len()].to_string(),
-            _ => quiz.to_string(),
-        };
-        let end = if (1000..1500).contains(&i) {
-            "\r\n"
-        } else {
-            "\n"
-        };
+    for (i, (puzzle, quiz, end)) in plain_test_puzzles().into_iter().enumerate() {
         for r in 0..9 {
             input.push_str(&puzzle[r * 9..r * 9 + 9]);
             input.push_str(end);
