@@ -208,22 +208,33 @@ describe("Plain 9×9 puzzles on the GPU", () => {
     return outputs;
   }
 
-  // Pieces of nothing but 9×9 lines go to the GPU straight from the text, no record per puzzle: both
-  // downloads must be what the workers make of the same file, byte for byte. 3,000 kaggle puzzles (three
-  // slices), with clashing givens and a puzzle without a solution among them, all 81 cells long.
-  test("a file of plain 9×9 lines on the GPU comes back as the workers answer it", async () => {
+  // The plain-input tests' 3,000 kaggle puzzles, with clashing givens at 700 and no solution at 1,500.
+  function plainPuzzles() {
     const plain = kaggleRows()
       .slice(0, 3_000)
       .map(([puzzle]) => puzzle);
     plain[700] = "55" + ".".repeat(79);
     plain[1500] = "12345678." + "........9" + ".".repeat(63);
-    const name = "plain.txt";
-    writeFileSync(join(dir, name), plain.join("\n") + "\n");
-    const outputs = await downloadsOf(name, async (page) => {
+    return plain;
+  }
+
+  // The report's check for those puzzles: 2,998 solved, one invalid, and its clash named at `clashLine`.
+  function reportsClashAt(clashLine) {
+    return async (page) => {
       assert.equal(await page.getByTestId("stat-solved").textContent(), "2998");
       assert.equal(await page.getByTestId("stat-invalid").textContent(), "1");
-      assert.match(await page.getByTestId("invalid-list").textContent(), /line 701: contradictory givens/);
-    });
+      const listed = await page.getByTestId("invalid-list").textContent();
+      assert.match(listed, new RegExp(`line ${clashLine}: contradictory givens`));
+    };
+  }
+
+  // Pieces of nothing but 9×9 lines go to the GPU straight from the text, no record per puzzle: both
+  // downloads must be what the workers make of the same file, byte for byte. 3,000 kaggle puzzles (three
+  // slices), with clashing givens and a puzzle without a solution among them, all 81 cells long.
+  test("a file of plain 9×9 lines on the GPU comes back as the workers answer it", async () => {
+    const name = "plain.txt";
+    writeFileSync(join(dir, name), plainPuzzles().join("\n") + "\n");
+    const outputs = await downloadsOf(name, reportsClashAt(701));
     const [out, csv] = outputs.gpu;
     assert.equal(out, outputs.cpu[0], "the solutions file");
     assert.equal(csv, outputs.cpu[1], "the CSV");
@@ -236,18 +247,10 @@ describe("Plain 9×9 puzzles on the GPU", () => {
   // Blocks of nine rows take the same way as lines: the same 3,000 puzzles, a blank line after each, and both
   // downloads must be what the workers (which read records) make of the file.
   test("a file of plain 9×9 blocks on the GPU comes back as the workers answer it", async () => {
-    const plain = kaggleRows()
-      .slice(0, 3_000)
-      .map(([puzzle]) => puzzle);
-    plain[700] = "55" + ".".repeat(79);
-    plain[1500] = "12345678." + "........9" + ".".repeat(63);
     const name = "plain.blocks";
-    writeFileSync(join(dir, name), plain.map((p) => p.match(/.{9}/g).join("\n") + "\n").join("\n"));
-    const outputs = await downloadsOf(name, async (page) => {
-      assert.equal(await page.getByTestId("stat-solved").textContent(), "2998");
-      assert.equal(await page.getByTestId("stat-invalid").textContent(), "1");
-      assert.match(await page.getByTestId("invalid-list").textContent(), /line 7001: contradictory givens/);
-    });
+    const blocks = plainPuzzles().map((p) => p.match(/.{9}/g).join("\n") + "\n");
+    writeFileSync(join(dir, name), blocks.join("\n"));
+    const outputs = await downloadsOf(name, reportsClashAt(7001));
     const [out, csv] = outputs.gpu;
     assert.equal(out, outputs.cpu[0], "the solutions file");
     assert.equal(csv, outputs.cpu[1], "the CSV");
