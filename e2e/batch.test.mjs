@@ -260,7 +260,7 @@ describe("Plain 9×9 puzzles on the GPU", () => {
   });
 
   // A CSV goes to the GPU in pieces cut by bytes, sized by what its rows measure (173 bytes, not a line's 82),
-  // as records: both downloads must be the workers', byte for byte.
+  // its plain rows straight from the text as lines go: both downloads must be the workers', byte for byte.
   test("a CSV of puzzles and solutions on the GPU comes back as the workers answer it", async () => {
     const rows = kaggleRows().slice(0, 3_000);
     const name = "kaggle.csv";

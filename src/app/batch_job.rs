@@ -563,8 +563,8 @@ async fn answer_slices(
     (output, cancelled)
 }
 
-/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 puzzles (lines
-/// or blocks).
+/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 puzzles (lines,
+/// blocks or CSV rows).
 enum AnsweredSlice {
     Records(Answered),
     Lines(AnsweredLines),
@@ -621,11 +621,6 @@ fn answer_slice_of_records(
     rx
 }
 
-/// The records of plain 9×9 puzzles, in order.
-fn lines_records(lines: &NinePiece) -> Vec<Record> {
-    (0..lines.len()).map(|i| lines.record(i)).collect()
-}
-
 /// Bytes of a 9×9 line, to size the first slice of puzzles in bytes.
 const LINE_BYTES: usize = 82;
 /// The most bytes a piece of the GPU's way takes: the splitter reads at most a megabyte (and a line) past a
@@ -633,10 +628,10 @@ const LINE_BYTES: usize = 82;
 const MAX_PIECE_BYTES: usize = READ_AHEAD - (2 << 20);
 
 /// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
-/// ([`Splitter`]), one a slice; a piece that is nothing but plain 9×9 puzzles (lines or blocks) goes to the
-/// GPU straight from its text ([`engine::solve_nines`]: no record per puzzle, so the page's thread keeps up
-/// with the device on easy files), any other piece as records ([`answer_slice`]). Slices are sized as [`answer_slices`] sizes them,
-/// and each is written while the next is answered.
+/// ([`Splitter`]), one a slice; a piece that is nothing but plain 9×9 puzzles (lines, blocks or CSV rows) goes to
+/// the GPU straight from its text ([`engine::solve_nines`]: no record per puzzle, so the page's thread keeps up
+/// with the device on easy files), any other piece as records ([`answer_slice`]). Slices are sized as
+/// [`answer_slices`] sizes them, and each is written while the next is answered.
 async fn answer_gpu_pieces(
     feed: Feed,
     reading: &mut Reading,
@@ -661,16 +656,13 @@ async fn answer_gpu_pieces(
         // The feed holds READ_AHEAD bytes after this, or all there is: a piece of at most MAX_PIECE_BYTES never
         // runs it dry before the end.
         reading.top_up(splitter.get_mut()).await;
-        // Plain 9×9 puzzles of a one-line or block file only: the first output here is in the input's
-        // layout, written from the values (a CSV's rows go as records).
-        let plain_layout = matches!(output.format, Format::Line | Format::Block);
         let mut piece_bytes = 0;
         let size = (slice * record_bytes).min(MAX_PIECE_BYTES);
         let answering = splitter.next_piece(size).map(|piece| {
             piece_bytes = piece.bytes();
+            // Plain 9×9 puzzles (lines, blocks, or an ungraded CSV's rows) are written back from the values.
             match piece.into_nine_piece(options) {
-                Ok(lines) if plain_layout => answer_lines_slice(lines, job),
-                Ok(lines) => answer_slice_of_records(lines_records(&lines), job),
+                Ok(nines) => answer_lines_slice(nines, job),
                 Err(piece) => answer_slice_of_records(piece.records(options), job),
             }
         });

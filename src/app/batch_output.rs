@@ -32,7 +32,7 @@ pub(super) struct Answered {
     pub ms: f64,
 }
 
-/// A slice of plain 9×9 puzzles (lines or blocks) answered ([`super::engine::solve_nines`]): the puzzles,
+/// A slice of plain 9×9 puzzles (lines, blocks or CSV rows) answered ([`super::engine::solve_nines`]): the puzzles,
 /// their answers, the engine that answered, and how long that took.
 pub(super) struct AnsweredLines {
     /// The slice's puzzles.
@@ -177,9 +177,9 @@ impl Output {
         self.kept.extend(chunk.into_iter().take(room));
     }
 
-    /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines or blocks) and CSV rows
-    /// written from the puzzles' and the solutions' values, records made only for the preview, the messages and
-    /// the records kept for the Solve page.
+    /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines, blocks or CSV rows) and
+    /// CSV rows written from the puzzles' and the solutions' values, records made only for the preview, the
+    /// messages and the records kept for the Solve page.
     pub fn write_nines(&mut self, answered: AnsweredLines) {
         let AnsweredLines {
             lines,
@@ -216,12 +216,17 @@ impl Output {
             self.preview.push((lines.line(i), text));
         }
         let mut csv = Vec::new();
-        // (The same tally as the solution lines', kept from those.)
-        let _ = write_csv_nines(&lines, &answers, Symbols::Standard, &mut csv);
+        let csv_tally = write_csv_nines(&lines, &answers, Symbols::Standard, &mut csv);
+        // A CSV's rows are both outputs; lines and blocks are written in their layout (with the same tally).
+        let (out, tally) = if self.format == Format::Csv {
+            (csv.clone(), csv_tally)
+        } else {
+            let mut out = Vec::new();
+            let tally = write_nines(answers, self.format, Symbols::Standard, &mut out);
+            (out, tally)
+        };
         // Writing to memory cannot fail.
         let _ = self.csv.append_part(&csv, count);
-        let mut out = Vec::new();
-        let tally = write_nines(answers, self.format, Symbols::Standard, &mut out);
         let _ = self.out.append_part(&out, count);
         self.tally.merge(&tally);
         self.hand_over(BLOB_BYTES);
