@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use super::batch_output::{Answered, AnsweredLines, Output, object_url};
+use super::batch_output::{Answered, AnsweredNines, Output, object_url};
 use super::browser::now_ms;
 use super::engine::{self, Preference};
 use super::workers::{PieceReply, SharesReport};
@@ -567,7 +567,7 @@ async fn answer_slices(
 /// blocks or CSV rows).
 enum AnsweredSlice {
     Records(Answered),
-    Lines(AnsweredLines),
+    Nines(AnsweredNines),
 }
 
 impl AnsweredSlice {
@@ -575,28 +575,28 @@ impl AnsweredSlice {
     fn size(&self) -> (usize, f64) {
         match self {
             AnsweredSlice::Records(a) => (a.chunk.len(), a.ms),
-            AnsweredSlice::Lines(a) => (a.lines.len(), a.ms),
+            AnsweredSlice::Nines(a) => (a.nines.len(), a.ms),
         }
     }
 
     fn write_to(self, output: &mut Output) {
         match self {
             AnsweredSlice::Records(answered) => output.write(answered),
-            AnsweredSlice::Lines(answered) => output.write_nines(answered),
+            AnsweredSlice::Nines(answered) => output.write_nines(answered),
         }
     }
 }
 
 /// Answers a slice of plain 9×9 puzzles in a task of its own (as [`answer_slice`] does records).
-fn answer_lines_slice(lines: NinePiece, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
+fn answer_nines_slice(nines: NinePiece, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
     let (tx, rx) = oneshot::channel();
     spawn_local(async move {
         let asked = now_ms();
-        let answered = engine::solve_nines(&lines, job.mode, job.wanted)
+        let answered = engine::solve_nines(&nines, job.mode, job.wanted)
             .await
             .map(|solved| {
-                AnsweredSlice::Lines(AnsweredLines {
-                    lines,
+                AnsweredSlice::Nines(AnsweredNines {
+                    nines,
                     answers: solved.answers,
                     engine: solved.engine,
                     ms: now_ms() - asked,
@@ -662,7 +662,7 @@ async fn answer_gpu_pieces(
             piece_bytes = piece.bytes();
             // Plain 9×9 puzzles (lines, blocks, or an ungraded CSV's rows) are written back from the values.
             match piece.into_nine_piece(options) {
-                Ok(nines) => answer_lines_slice(nines, job),
+                Ok(nines) => answer_nines_slice(nines, job),
                 Err(piece) => answer_slice_of_records(piece.records(options), job),
             }
         });

@@ -34,9 +34,9 @@ pub(super) struct Answered {
 
 /// A slice of plain 9×9 puzzles (lines, blocks or CSV rows) answered ([`super::engine::solve_nines`]): the puzzles,
 /// their answers, the engine that answered, and how long that took.
-pub(super) struct AnsweredLines {
+pub(super) struct AnsweredNines {
     /// The slice's puzzles.
-    pub lines: NinePiece,
+    pub nines: NinePiece,
     /// Their answers, in order.
     pub answers: Vec<NineAnswer>,
     /// The engine that answered.
@@ -180,9 +180,9 @@ impl Output {
     /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines, blocks or CSV rows) and
     /// CSV rows written from the puzzles' and the solutions' values, records made only for the preview, the
     /// messages and the records kept for the Solve page.
-    pub fn write_nines(&mut self, answered: AnsweredLines) {
-        let AnsweredLines {
-            lines,
+    pub fn write_nines(&mut self, answered: AnsweredNines) {
+        let AnsweredNines {
+            nines,
             answers,
             engine,
             ..
@@ -213,26 +213,25 @@ impl Output {
                     })
                 }
             };
-            self.preview.push((lines.line(i), text));
+            self.preview.push((nines.line(i), text));
         }
         let mut csv = Vec::new();
-        let csv_tally = write_csv_nines(&lines, &answers, Symbols::Standard, &mut csv);
-        // A CSV's rows are both outputs; lines and blocks are written in their layout (with the same tally).
-        let (out, tally) = if self.format == Format::Csv {
-            (csv.clone(), csv_tally)
+        let tally = write_csv_nines(&nines, &answers, Symbols::Standard, &mut csv);
+        // Writing to memory cannot fail. A CSV's rows are both outputs; nines and blocks are written in their
+        // layout (with the same tally).
+        if self.format == Format::Csv {
+            let _ = self.out.append_part(&csv, count);
         } else {
             let mut out = Vec::new();
-            let tally = write_nines(answers, self.format, Symbols::Standard, &mut out);
-            (out, tally)
-        };
-        // Writing to memory cannot fail.
+            write_nines(answers, self.format, Symbols::Standard, &mut out);
+            let _ = self.out.append_part(&out, count);
+        }
         let _ = self.csv.append_part(&csv, count);
-        let _ = self.out.append_part(&out, count);
         self.tally.merge(&tally);
         self.hand_over(BLOB_BYTES);
         let room = loaded::KEEP.saturating_sub(self.kept.len());
         self.kept
-            .extend((0..count.min(room)).map(|i| lines.record(i)));
+            .extend((0..count.min(room)).map(|i| nines.record(i)));
     }
 
     /// Hands each output to the browser as a Blob (which it may keep on disk) once it holds `at_least` bytes

@@ -278,30 +278,30 @@ fn page_config(puzzles: usize) -> ForkConfig {
 }
 
 /// The answers to a piece of plain 9×9 puzzles, and a sentence on the engine that produced them.
-pub struct SolvedLines {
-    /// One answer per line, in order.
+pub struct SolvedNines {
+    /// One answer per puzzle, in order.
     pub answers: Vec<NineAnswer>,
     /// As [`Solved::engine`].
     pub engine: String,
 }
 
 /// [`solve`] for a piece of plain 9×9 puzzles: on the GPU straight from the text (each puzzle packed from its
-/// line and its result checked against it, [`crate::gpu::nine_batch`]), no record made but for the puzzles it
+/// text and its result checked against it, [`crate::gpu::nine_batch`]), no record made but for the puzzles it
 /// cannot settle, so that the page's one thread does a fraction of the work per puzzle; wherever [`solve`]
-/// would not use the GPU, or the GPU fails, the lines go to it as records. `None` when [`cancel`] stopped it.
+/// would not use the GPU, or the GPU fails, the puzzles go to it as records. `None` when [`cancel`] stopped it.
 pub async fn solve_nines(
-    lines: &NinePiece,
+    nines: &NinePiece,
     mode: Mode,
     preference: Preference,
-) -> Option<SolvedLines> {
+) -> Option<SolvedNines> {
     CANCEL.with(|c| c.set(false));
     // (Without the GPU, `solve` below says why.)
-    if let (Some(gpu), _) = choose_gpu(lines.len(), preference) {
-        let config = page_config(lines.len());
+    if let (Some(gpu), _) = choose_gpu(nines.len(), preference) {
+        let config = page_config(nines.len());
         let run = solve_nines_on(
             &gpu.ctx,
             &gpu.kernel.lane9,
-            &[lines],
+            &[nines],
             mode.limit(),
             config,
             &mut |_, _| !CANCEL.with(Cell::get),
@@ -312,7 +312,7 @@ pub async fn solve_nines(
                 let mut answers: Vec<NineAnswer> = results
                     .iter()
                     .enumerate()
-                    .map(|(i, result)| answer_nine(lines, i, result, mode, PAGE_MAX_GUESSES).0)
+                    .map(|(i, result)| answer_nine(nines, i, result, mode, PAGE_MAX_GUESSES).0)
                     .collect();
                 let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
                 // As in `solve`: what the page gave up on goes to the workers with the full budget.
@@ -320,32 +320,32 @@ pub async fn solve_nines(
                     .filter(|&i| matches!(&answers[i], NineAnswer::Usual(u) if gave_up(&u.1)))
                     .collect();
                 if !hard.is_empty() {
-                    let again: Vec<Record> = hard.iter().map(|&i| lines.record(i)).collect();
+                    let again: Vec<Record> = hard.iter().map(|&i| nines.record(i)).collect();
                     let (redone, cpu) = on_cpu(&again, mode).await.ok()?;
                     for ((i, record), answer) in hard.into_iter().zip(again).zip(redone) {
                         answers[i] = NineAnswer::Usual(Box::new((record, answer)));
                     }
                     engine.push_str(&format!("; the hardest on the {cpu}"));
                 }
-                return Some(SolvedLines { answers, engine });
+                return Some(SolvedNines { answers, engine });
             }
             Err(crate::gpu::GpuError::Cancelled) => return None,
             Err(e) => {
                 // As in `solve`: the CPU finishes, and says why.
                 lose_gpu(&e);
-                let records: Vec<Record> = (0..lines.len()).map(|i| lines.record(i)).collect();
+                let records: Vec<Record> = (0..nines.len()).map(|i| nines.record(i)).collect();
                 let (answers, mut engine) = on_cpu(&records, mode).await.ok()?;
                 engine.push_str(&format!(" — the GPU failed ({e}), so the CPU finished"));
-                return Some(SolvedLines {
+                return Some(SolvedNines {
                     answers: usual_answers(records, answers),
                     engine,
                 });
             }
         }
     }
-    let records: Vec<Record> = (0..lines.len()).map(|i| lines.record(i)).collect();
+    let records: Vec<Record> = (0..nines.len()).map(|i| nines.record(i)).collect();
     let Solved { answers, engine } = solve(&records, mode, preference).await?;
-    Some(SolvedLines {
+    Some(SolvedNines {
         answers: usual_answers(records, answers),
         engine,
     })

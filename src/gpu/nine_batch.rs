@@ -1,8 +1,8 @@
-//! Plain 9×9 lines on the GPU: [`NinePiece`] in, the 9×9 lane kernel's results out, and each result made a
-//! [`NineAnswer`] against its line: the usual large file's short way past
+//! Plain 9×9 puzzles on the GPU: [`NinePiece`] in, the 9×9 lane kernel's results out, and each result made a
+//! [`NineAnswer`] against its puzzle: the usual large file's short way past
 //! [`super::sudoku_batch::answer_chunk`].
 //!
-//! Each puzzle is packed for the kernel straight from its line. Its result is checked against that line by
+//! Each puzzle is packed for the kernel straight from its text. Its result is checked against that text by
 //! [`answer_nine`], which a caller runs wherever it formats the answers (the command line: on every core, a
 //! stage after the device's, so that the device's stage only packs and reads back). A puzzle without a checked
 //! solution is read as a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel
@@ -63,11 +63,11 @@ pub async fn solve_nines(
     Ok((results, report))
 }
 
-/// The answer to puzzle `i` of `lines` from its kernel result: the solution when it passes the independent
-/// check against the line, else the puzzle read as a record and answered as `answer_chunk` answers one. Also
+/// The answer to puzzle `i` of `nines` from its kernel result: the solution when it passes the independent
+/// check against the puzzle, else the puzzle read as a record and answered as `answer_chunk` answers one. Also
 /// says whether the CPU had to solve it.
 pub fn answer_nine(
-    lines: &NinePiece,
+    nines: &NinePiece,
     i: usize,
     result: &Lane9Result,
     mode: Mode,
@@ -75,7 +75,7 @@ pub fn answer_nine(
 ) -> (NineAnswer, bool) {
     let solution = result.solution();
     if let Some(values) = solution
-        && verify::is_nine_solution(&lines.values(i), &values)
+        && verify::is_nine_solution(&nines.values(i), &values)
     {
         let limit = mode.limit();
         let count = u64::from(result.count).min(limit);
@@ -83,7 +83,7 @@ pub fn answer_nine(
         return (NineAnswer::Solved { values, count }, false);
     }
     // The rare puzzle without a checked solution.
-    let record = lines.record(i);
+    let record = nines.record(i);
     let (answer, fell_back) = match ready_for_solver(&record) {
         Err(invalid) => (invalid, false),
         Ok(puzzle) => {

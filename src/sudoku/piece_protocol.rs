@@ -181,12 +181,14 @@ fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> Answe
         .collect();
     let mut csv = Vec::new();
     done.tally = write_csv_nines(nines, &answers, Symbols::Standard, &mut csv);
-    let mut out = Vec::new();
-    if job.format == Format::Csv {
-        write_csv_nines(nines, &answers, Symbols::Standard, &mut out);
+    // A CSV's rows are both outputs.
+    let out = if job.format == Format::Csv {
+        csv.clone()
     } else {
+        let mut out = Vec::new();
         write_nines(answers, job.format, Symbols::Standard, &mut out);
-    }
+        out
+    };
     done.opening_skip = [
         opening_skip(job.format, false, &out),
         opening_skip(Format::Csv, false, &csv),

@@ -21,9 +21,9 @@ use crate::Engine;
 /// top1465 puzzles.
 const AUTO_GPU_MIN: usize = 32;
 
-/// What an engine made of a chunk's plain 9×9 lines, in order.
+/// What an engine made of a chunk's plain 9×9 puzzles, in order.
 pub enum NineResults {
-    /// The GPU's raw results, each to be checked against its line.
+    /// The GPU's raw results, each to be checked against its puzzle.
     Gpu(Vec<Lane9Result>),
     /// The CPU's answers.
     Cpu(Vec<NineAnswer>),
@@ -124,8 +124,8 @@ impl Engines {
             .collect())
     }
 
-    /// Answers pieces of plain 9×9 lines, in order, on the engine chosen for them: on the GPU straight from
-    /// the lines ([`solve_nines_blocking`]; its raw results, which the caller makes answers of where it
+    /// Answers pieces of plain 9×9 puzzles, in order, on the engine chosen for them: on the GPU straight from
+    /// the text ([`solve_nines_blocking`]; its raw results, which the caller makes answers of where it
     /// formats them, [`forkboard::gpu::nine_batch::answer_nine`]), on the CPU as records read from them.
     pub fn answer_nines(
         &mut self,
@@ -152,18 +152,11 @@ impl Engines {
             }
         }
         self.on_cpu += puzzles as u64;
-        let max_guesses = self.config.max_guesses;
+        let engines = &*self;
         Ok(NineResults::Cpu(
             pieces
                 .par_iter()
-                .flat_map_iter(|piece| {
-                    (0..piece.len()).map(|i| {
-                        let record = piece.record(i);
-                        let answer =
-                            with_thread_solver(max_guesses, |solver| answer(&record, solver, mode));
-                        NineAnswer::from_answer(record, answer)
-                    })
-                })
+                .flat_map_iter(|piece| engines.answer_nines_on_this_thread(piece, mode))
                 .collect(),
         ))
     }
