@@ -259,6 +259,25 @@ describe("Plain 9×9 puzzles on the GPU", () => {
     assert.equal(csv.trimEnd().split("\n").length, 3_001);
   });
 
+  // Pretty grids as Forkboard writes them take the same way: the same 3,000 puzzles, a blank line after each.
+  test("a file of plain 9×9 pretty grids on the GPU comes back as the workers answer it", async () => {
+    const name = "plain.grids";
+    const grid = (p) => {
+      const rows = p.match(/.{9}/g).map((r) => r.match(/.{3}/g).map((b) => b.split("").join(" ")).join(" | "));
+      return [...rows.slice(0, 3), "------+-------+------", ...rows.slice(3, 6), "------+-------+------", ...rows.slice(6)]
+        .join("\n") + "\n";
+    };
+    writeFileSync(join(dir, name), plainPuzzles().map(grid).join("\n"));
+    const outputs = await downloadsOf(name, reportsClashAt(8401));
+    const [out, csv] = outputs.gpu;
+    assert.equal(out, outputs.cpu[0], "the solutions file");
+    assert.equal(csv, outputs.cpu[1], "the CSV");
+    assert.equal(out.split("\n\n").length, 3_000, "a grid or a note per puzzle");
+    assert.match(out, /\n# line 18001: no solution\n/);
+    assert.match(out, /\n------\+-------\+------\n/);
+    assert.equal(csv.trimEnd().split("\n").length, 3_001);
+  });
+
   // A CSV goes to the GPU in pieces cut by bytes, sized by what its rows measure (173 bytes, not a line's 82),
   // its plain rows straight from the text as lines go: both downloads must be the workers', byte for byte.
   test("a CSV of puzzles and solutions on the GPU comes back as the workers answer it", async () => {

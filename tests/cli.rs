@@ -339,6 +339,46 @@ fn plain_nine_by_nine_blocks_are_answered_as_the_usual_way_answers_them() {
 }
 
 #[test]
+fn plain_pretty_grids_are_answered_as_the_usual_way_answers_them() {
+    // Pretty grids as this program writes them, a blank line after each, go from the text to either engine as
+    // plain lines do: the blocks' 3,000 puzzles and pieces (clashing givens, no solution, forum puzzles, a
+    // comment, a second blank line, a letter, CRLF), and some rows ending in a space. The usual way's copy has
+    // `:` between boxes, which reads the same but is not plain.
+    let mut input = String::new();
+    for (i, (puzzle, quiz, end)) in plain_test_puzzles().into_iter().enumerate() {
+        let end = if (2500..2600).contains(&i) {
+            " \n"
+        } else {
+            end
+        };
+        input.push_str(&pretty(&puzzle).replace('\n', end));
+        if i < 2999 {
+            input.push_str(end.strip_prefix(' ').unwrap_or(end));
+        }
+        match i {
+            700 => input.push_str("# a comment\n"),
+            1500 => input.push('\n'),
+            2100 => {
+                let letter = format!("{}A{}", &quiz[..8], &quiz[9..]);
+                input.push_str(&pretty(&letter));
+                input.push('\n');
+            }
+            _ => {}
+        }
+    }
+    let usual = input.replace(" | ", " : ");
+    assert_ne!(usual, input);
+    for mode in [&[][..], &["--count", "2"][..]] {
+        let out = gpu_answers_as_cpu_does(&input, &usual, mode, 3001);
+        assert!(out.contains("# line 37: contradictory givens"), "{mode:?}");
+        let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
+        let lost = forkboard(&lost, input.as_bytes());
+        assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
+        assert_eq!(text(&lost.stdout), out, "{mode:?}, lost");
+    }
+}
+
+#[test]
 fn a_gpu_lost_mid_run_is_finished_on_the_cpu_with_nothing_lost() {
     // 1,200 kaggle puzzles in chunks of 200: the first chunks go to the GPU, then its device is destroyed (the
     // hidden fault hook); the chunk in flight and the rest are answered on the CPU, each puzzle once, in order.

@@ -660,7 +660,8 @@ async fn answer_gpu_pieces(
         let size = (slice * record_bytes).min(MAX_PIECE_BYTES);
         let answering = splitter.next_piece(size).map(|piece| {
             piece_bytes = piece.bytes();
-            // Plain 9×9 puzzles (lines, blocks, or an ungraded CSV's rows) are written back from the values.
+            // Plain 9×9 puzzles (lines, blocks, pretty grids, or an ungraded CSV's rows) are written back from
+            // the values.
             match piece.into_nine_piece(options) {
                 Ok(nines) => answer_nines_slice(nines, job),
                 Err(piece) => answer_slice_of_records(piece.records(options), job),

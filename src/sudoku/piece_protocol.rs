@@ -143,8 +143,8 @@ pub fn opens_with(format: Format, graded: bool) -> &'static [u8] {
 /// (its grades need records).
 pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> AnsweredPiece {
     let options = ReadOptions::default();
-    // Written from values as lines, blocks or an ungraded CSV (a pretty grid's pieces are never plain).
-    let from_values = !job.graded && job.format != Format::Grid;
+    // Written from values as lines, blocks, pretty grids or an ungraded CSV.
+    let from_values = !job.graded;
     let piece = if from_values {
         piece.into_nine_piece(options)
     } else {
@@ -519,7 +519,7 @@ mod tests {
             })
             .collect();
         // Plain 9×9 pieces (the workers' short way, [`NinePiece`]): an easy puzzle, clashing givens, an open
-        // grid of many solutions and one without any, as lines, blocks and kaggle's CSV rows.
+        // grid of many solutions and one without any, as lines, blocks, kaggle's CSV rows and pretty grids.
         let plain: Vec<String> = [
             EASY.to_string(),
             format!("55{}", &EASY[2..]),
@@ -543,13 +543,40 @@ mod tests {
         let plain_blocks = plain_blocks.join("\n");
         let plain_csv: String = plain.iter().map(|p| format!("{p},{SOLVED}\n")).collect();
         let plain_csv = format!("quizzes,solutions\n{plain_csv}");
+        // As pretty grids, the way this program writes them.
+        let plain_grids: Vec<String> = plain
+            .iter()
+            .map(|p| {
+                let rows: Vec<String> = (0..9)
+                    .map(|r| {
+                        let cells: Vec<String> =
+                            p[r * 9..r * 9 + 9].chars().map(String::from).collect();
+                        let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+                        boxes.join(" | ") + "\n"
+                    })
+                    .collect();
+                rows.chunks(3)
+                    .map(|band| band.concat())
+                    .collect::<Vec<_>>()
+                    .join("------+-------+------\n")
+            })
+            .collect();
+        let plain_grids = plain_grids.join("\n");
         let jobs = [
             (Mode::First, false),
             (Mode::Count(2), false),
             (Mode::First, true),
         ];
         let mut solver = Solver::new();
-        for text in [line, csv, block, plain_lines, plain_blocks, plain_csv] {
+        for text in [
+            line,
+            csv,
+            block,
+            plain_lines,
+            plain_blocks,
+            plain_csv,
+            plain_grids,
+        ] {
             let format = Reader::new(text.as_bytes(), ReadOptions::default()).format();
             for (mode, graded) in jobs {
                 let job = PieceJob {

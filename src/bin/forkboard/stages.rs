@@ -412,12 +412,12 @@ impl Stages<'_> {
     }
 
     /// The piece as plain 9×9 puzzles ([`Piece::into_nine_piece`]) when the output is written in the input's
-    /// layout from their values: lines, blocks, or an ungraded CSV (a graded one needs each puzzle's grade).
+    /// layout from their values: lines, blocks, pretty grids, or an ungraded CSV (a graded one needs each
+    /// puzzle's grade).
     fn nine_piece(&self, piece: Piece) -> Result<NinePiece, Piece> {
         let from_values = match self.format {
-            Format::Line | Format::Block => true,
+            Format::Line | Format::Block | Format::Grid => true,
             Format::Csv => !self.rate,
-            Format::Grid => false,
         };
         if !from_values {
             return Err(piece);
@@ -425,7 +425,8 @@ impl Stages<'_> {
         piece.into_nine_piece(self.options)
     }
 
-    /// A piece of plain 9×9 puzzles' answers as a part of the output: solution lines or blocks, or CSV rows.
+    /// A piece of plain 9×9 puzzles' answers as a part of the output: solution lines, blocks or grids, or CSV
+    /// rows.
     fn format_nines(&self, nines: &NinePiece, answers: Vec<NineAnswer>) -> Formatted {
         let mut bytes = Vec::new();
         let tally = if self.format == Format::Csv {

@@ -1,8 +1,9 @@
 //! The usual large input on a short way: a piece that is nothing but plain 9×9 puzzles, one a line (or a CSV
-//! row of a puzzle and its solution), or in blocks of nine rows.
+//! row of a puzzle and its solution), in blocks of nine rows, or as pretty grids.
 //!
 //! A file of millions of puzzles is nearly always 81 cell symbols and a line end, line after line, or the same
-//! cells as nine rows of nine with a blank line after each puzzle (the CUDA solver's `.in` files). A piece of
+//! cells as nine rows of nine with a blank line after each puzzle (the CUDA solver's `.in` files), or the pretty
+//! grids this program writes (`5 3 . | . 7 . | . . .`, a rule between bands). A piece of
 //! such puzzles need not become [`Record`]s: its puzzles are read as values straight from the text, a solver's
 //! answer is checked against them where it lies, and the solutions (lines, blocks or CSV rows) are written from
 //! the values, with no `Grid`, `Record` or `Answer` made for them. A piece holding anything else (a comment, a
@@ -36,6 +37,164 @@ pub enum NineLayout {
     /// Nine rows of nine symbols a puzzle, each puzzle followed by one blank line (the input's last perhaps
     /// by none).
     Block,
+    /// Pretty grids as [`Writer`] writes them: nine rows `c c c | c c c | c c c`, a rule
+    /// `------+-------+------` after the third and the sixth, a blank line after each puzzle (the input's last
+    /// perhaps without one; the piece's first perhaps after one, since the splitter cuts grids after a last
+    /// row). Rows, and rules, may each end in one space, the same throughout the piece.
+    Pretty,
+}
+
+/// Bytes of a pretty row or rule before its line end (and the one space it may have there).
+const PRETTY_WIDTH: usize = 21;
+/// A pretty row: 0 where a cell's symbol stands, elsewhere the byte that must.
+const PRETTY_ROW: &[u8; PRETTY_WIDTH] = b"\0 \0 \0 | \0 \0 \0 | \0 \0 \0";
+/// The rule between a pretty grid's bands.
+const PRETTY_RULE: &[u8; PRETTY_WIDTH] = b"------+-------+------";
+/// Where a pretty row's nine cells stand.
+const PRETTY_CELLS: [usize; SIDE] = [0, 2, 4, 8, 10, 12, 16, 18, 20];
+/// Lines of a pretty grid: nine rows and two rules.
+pub(super) const PRETTY_LINES: usize = 11;
+
+/// How the lines of plain pretty grids end: bytes of a row and of a rule, their line ends included, and the
+/// line end itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PrettyLines {
+    row: usize,
+    rule: usize,
+    end: &'static [u8],
+}
+
+impl PrettyLines {
+    /// The line ends of the pretty grid `text` starts with (its first row's and first rule's), when they are
+    /// one of the plain ones; nothing else is checked.
+    fn of(text: &[u8]) -> Option<Self> {
+        let (row, end) = line_end(text)?;
+        let (rule, rule_end) = line_end(text.get(3 * row..)?)?;
+        (end == rule_end).then_some(Self { row, rule, end })
+    }
+
+    /// Bytes of a grid's nine rows and two rules.
+    fn grid(self) -> usize {
+        SIDE * self.row + 2 * self.rule
+    }
+
+    /// Where row `r` of a grid starts.
+    fn row_at(self, r: usize) -> usize {
+        r * self.row + r / 3 * self.rule
+    }
+}
+
+/// A pretty row's or rule's length with its line end, and its line end: 21 symbols, perhaps a space, then `\n`
+/// or `\r\n`.
+fn line_end(line: &[u8]) -> Option<(usize, &'static [u8])> {
+    let at = PRETTY_WIDTH + usize::from(line.get(PRETTY_WIDTH) == Some(&b' '));
+    match (line.get(at), line.get(at + 1)) {
+        (Some(b'\n'), _) => Some((at + 1, b"\n")),
+        (Some(b'\r'), Some(b'\n')) => Some((at + 2, b"\r\n")),
+        _ => None,
+    }
+}
+
+/// For each byte: true for a plain cell's symbol ([`is_cell`]).
+const CELL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = is_cell(b as u8);
+        b += 1;
+    }
+    t
+};
+
+/// Plain pretty grids whose lines end one way, as a template that a grid is checked against eight bytes at a
+/// time (every line of a file of a million grids comes here, on the splitter's one thread).
+struct PrettyTemplate {
+    lines: PrettyLines,
+    /// For each eight bytes of a grid (the last eight overlapping the ones before): where they start, the bytes
+    /// that must stand there, and which of them are fixed (a cell's is not).
+    words: Vec<(usize, u64, u64)>,
+    /// Where the grid's 81 cells stand.
+    cells: [usize; CELLS],
+}
+
+impl PrettyTemplate {
+    fn new(lines: PrettyLines) -> Self {
+        let mut want = Vec::with_capacity(lines.grid());
+        let mut cells = [0; CELLS];
+        for r in 0..SIDE {
+            if r == 3 || r == 6 {
+                want.extend_from_slice(PRETTY_RULE);
+                want.resize(
+                    want.len() + lines.rule - PRETTY_WIDTH - lines.end.len(),
+                    b' ',
+                );
+                want.extend_from_slice(lines.end);
+            }
+            for (k, &c) in PRETTY_CELLS.iter().enumerate() {
+                cells[r * SIDE + k] = want.len() + c;
+            }
+            want.extend_from_slice(PRETTY_ROW);
+            want.resize(
+                want.len() + lines.row - PRETTY_WIDTH - lines.end.len(),
+                b' ',
+            );
+            want.extend_from_slice(lines.end);
+        }
+        debug_assert_eq!(want.len(), lines.grid());
+        let mask: Vec<u8> = want
+            .iter()
+            .map(|&b| if b == 0 { 0 } else { 0xFF })
+            .collect();
+        let word = |bytes: &[u8], at: usize| {
+            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+        };
+        let last = want.len() - 8;
+        let words = (0..last)
+            .step_by(8)
+            .chain([last])
+            .map(|at| (at, word(&want, at), word(&mask, at)))
+            .collect();
+        Self {
+            lines,
+            words,
+            cells,
+        }
+    }
+
+    /// True when `text` starts with a plain pretty grid's eleven lines ending this way.
+    fn is_grid(&self, text: &[u8]) -> bool {
+        let Some(grid) = text.get(..self.lines.grid()) else {
+            return false;
+        };
+        // Every byte compared, with no early exit.
+        let fixed = self.words.iter().fold(true, |plain, &(at, want, mask)| {
+            let have = u64::from_le_bytes(grid[at..at + 8].try_into().expect("eight bytes"));
+            plain & ((have ^ want) & mask == 0)
+        });
+        fixed
+            && self
+                .cells
+                .iter()
+                .fold(true, |plain, &at| plain & CELL[usize::from(grid[at])])
+    }
+}
+
+/// Finds plain pretty grids ([`NineLayout::Pretty`]) for the splitter, which steps over each at once: a reader
+/// takes such a grid as nine rows of nine cells whatever comes before or after it (no row of it is a rule, a
+/// comment or a blank line). Keeps the template of the last grid's line ends.
+#[derive(Default)]
+pub(super) struct PrettyGrids(Option<PrettyTemplate>);
+
+impl PrettyGrids {
+    /// The length of the plain pretty grid's eleven lines that `text` starts with, if it does.
+    pub(super) fn at_start(&mut self, text: &[u8]) -> Option<usize> {
+        let lines = PrettyLines::of(text)?;
+        let template = match &mut self.0 {
+            Some(template) if template.lines == lines => template,
+            other => other.insert(PrettyTemplate::new(lines)),
+        };
+        template.is_grid(text).then_some(lines.grid())
+    }
 }
 
 /// A piece of plain 9×9 puzzles: every puzzle's cells in the standard alphabet (digits, `0` or `.` and the
@@ -46,8 +205,13 @@ pub struct NinePiece {
     layout: NineLayout,
     /// Bytes per puzzle, its line ends and a block's blank line included.
     stride: usize,
-    /// Bytes per line, its end included: a block's rows are this far apart.
+    /// Bytes per line, its end included: a block's rows are this far apart (a pretty grid's rows, but for the
+    /// rules between bands).
     line_bytes: usize,
+    /// Bytes of a pretty grid's rule, its end included (0 in other layouts).
+    rule_bytes: usize,
+    /// Bytes of a blank line before the first puzzle (pretty grids only: the splitter cuts them after a row).
+    lead: usize,
     /// Lines of the input before the piece.
     lines_before: usize,
 }
@@ -63,6 +227,12 @@ impl NinePiece {
     ) -> Result<Self, Vec<u8>> {
         let read_as_nine = options.symbols == Symbols::Standard
             && options.shape.is_none_or(|shape| shape == bands::nine());
+        if layout == NineLayout::Pretty {
+            return match read_as_nine {
+                true => Self::pretty(text, lines_before),
+                false => Err(text),
+            };
+        }
         // The symbols of a line: a puzzle, a block's row, or a puzzle, `,` and its solution.
         let fields = match layout {
             NineLayout::Line {
@@ -72,6 +242,7 @@ impl NinePiece {
                 with_solution: false,
             } => CELLS,
             NineLayout::Block => SIDE,
+            NineLayout::Pretty => unreachable!("pretty grids are taken above"),
         };
         let line_bytes = match (text.get(fields), text.get(fields + 1)) {
             (Some(b'\n'), _) => fields + 1,
@@ -97,7 +268,7 @@ impl NinePiece {
         };
         let stride = match layout {
             NineLayout::Line { .. } => line_bytes,
-            NineLayout::Block => SIDE * line_bytes + end.len(),
+            _ => SIDE * line_bytes + end.len(),
         };
         // A block's blank line may be missing after the input's last puzzle.
         let whole = match layout {
@@ -109,7 +280,7 @@ impl NinePiece {
         }
         let plain = match layout {
             NineLayout::Line { .. } => text.chunks_exact(stride).all(plain_line),
-            NineLayout::Block => text.chunks(stride).all(|block| {
+            _ => text.chunks(stride).all(|block| {
                 let (rows, blank) = block.split_at(SIDE * line_bytes);
                 rows.chunks_exact(line_bytes).all(plain_line) && (blank.is_empty() || blank == end)
             }),
@@ -122,18 +293,59 @@ impl NinePiece {
             layout,
             stride,
             line_bytes,
+            rule_bytes: 0,
+            lead: 0,
+            lines_before,
+        })
+    }
+
+    /// [`NinePiece::new`] for pretty grids: perhaps a blank line, then grids, a blank line after each but
+    /// perhaps the last.
+    fn pretty(text: Vec<u8>, lines_before: usize) -> Result<Self, Vec<u8>> {
+        let lead = match text.first() {
+            Some(b'\n') => 1,
+            Some(b'\r') if text.get(1) == Some(&b'\n') => 2,
+            _ => 0,
+        };
+        let Some(lines) = PrettyLines::of(&text[lead..]) else {
+            return Err(text);
+        };
+        let template = PrettyTemplate::new(lines);
+        let end = lines.end;
+        let stride = lines.grid() + end.len();
+        let body = text.len() - lead;
+        let whole = match body % stride {
+            0 => body,
+            _ => body + end.len(),
+        };
+        let plain = (lead == 0 || text[..lead] == *end)
+            && whole.is_multiple_of(stride)
+            && text[lead..].chunks(stride).all(|grid| {
+                let blank = &grid[lines.grid().min(grid.len())..];
+                template.is_grid(grid) && (blank.is_empty() || blank == end)
+            });
+        if !plain {
+            return Err(text);
+        }
+        Ok(Self {
+            text,
+            layout: NineLayout::Pretty,
+            stride,
+            line_bytes: lines.row,
+            rule_bytes: lines.rule,
+            lead,
             lines_before,
         })
     }
 
     /// Puzzles in the piece.
     pub fn len(&self) -> usize {
-        self.text.len().div_ceil(self.stride)
+        (self.text.len() - self.lead).div_ceil(self.stride)
     }
 
     /// True when the piece holds no puzzle.
     pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
+        self.len() == 0
     }
 
     /// Input bytes the piece covers.
@@ -143,9 +355,24 @@ impl NinePiece {
 
     /// Puzzle `i`'s values, row-major: 0 for an empty cell, else 1 to 9.
     pub fn values(&self, i: usize) -> [u8; CELLS] {
-        let at = &self.text[i * self.stride..];
+        let at = &self.text[self.lead + i * self.stride..];
         match self.layout {
             NineLayout::Line { .. } => values_of(at),
+            NineLayout::Pretty => {
+                let lines = PrettyLines {
+                    row: self.line_bytes,
+                    rule: self.rule_bytes,
+                    end: b"",
+                };
+                let mut values = [0; CELLS];
+                for (r, row) in values.chunks_exact_mut(SIDE).enumerate() {
+                    let line = &at[lines.row_at(r)..];
+                    for (value, &c) in row.iter_mut().zip(&PRETTY_CELLS) {
+                        *value = value_of(line[c]);
+                    }
+                }
+                values
+            }
             NineLayout::Block => {
                 let mut values = [0; CELLS];
                 for (row, line) in values
@@ -166,8 +393,9 @@ impl NinePiece {
         let lines_each = match self.layout {
             NineLayout::Line { .. } => 1,
             NineLayout::Block => SIDE + 1,
+            NineLayout::Pretty => PRETTY_LINES + 1,
         };
-        self.lines_before + i * lines_each + 1
+        self.lines_before + usize::from(self.lead > 0) + i * lines_each + 1
     }
 
     /// Puzzle `i` as a record: the one a [`super::Reader`] of the whole input makes of it (made here directly:
@@ -203,8 +431,13 @@ fn value_of(symbol: u8) -> u8 {
 }
 
 /// True for `0` to `9` (`0` an empty cell in the standard alphabet).
-fn is_digit(b: u8) -> bool {
+const fn is_digit(b: u8) -> bool {
     b.wrapping_sub(b'0') <= 9
+}
+
+/// True for a plain cell's symbol: a digit or an empty marker.
+const fn is_cell(b: u8) -> bool {
+    is_digit(b) | is_empty_marker(b)
 }
 
 /// What became of one puzzle of [`NinePiece`].
@@ -243,7 +476,7 @@ impl NineAnswer {
 }
 
 /// Writes the answers to a [`NinePiece`]'s puzzles, in order, as [`Writer`] writes them in `format` (one-line
-/// puzzles or blocks) and `symbols`, as a part that others may come before (a block's separator before each);
+/// puzzles, blocks or pretty grids) and `symbols`, as a part that others may come before (a block's separator before each);
 /// and returns their tally.
 pub fn write_nines(
     answers: impl IntoIterator<Item = NineAnswer>,
@@ -251,27 +484,32 @@ pub fn write_nines(
     symbols: Symbols,
     out: &mut Vec<u8>,
 ) -> Tally {
-    let block = match format {
-        Format::Line => false,
-        Format::Block => true,
-        other => unreachable!("9×9 pieces are written as lines or blocks, not {other}"),
+    let each = match format {
+        Format::Line => CELLS + 1,
+        Format::Block => CELLS + SIDE + 1,
+        Format::Grid => (PRETTY_WIDTH + 1) * (PRETTY_LINES + 1),
+        Format::Csv => unreachable!("9×9 pieces' CSV rows are written by write_csv_nines"),
     };
     let mut tally = Tally::default();
     let answers = answers.into_iter();
-    out.reserve(answers.size_hint().0 * (CELLS + if block { SIDE + 1 } else { 1 }));
+    out.reserve(answers.size_hint().0 * each);
     for answer in answers {
         match answer {
             NineAnswer::Solved { values, count } => {
                 let more = |hit| if hit { "+" } else { "" };
-                if block {
+                if format != Format::Line {
                     out.push(b'\n');
                     if let Some((n, hit)) = count {
                         writeln!(out, "# solutions: {n}{}", more(hit))
                             .expect("writing to memory does not fail");
                     }
-                    for row in values.chunks_exact(SIDE) {
-                        symbols.extend(out, row);
-                        out.push(b'\n');
+                    if format == Format::Grid {
+                        write_pretty(&values, symbols, out);
+                    } else {
+                        for row in values.chunks_exact(SIDE) {
+                            symbols.extend(out, row);
+                            out.push(b'\n');
+                        }
                     }
                 } else {
                     symbols.extend(out, &values);
@@ -292,6 +530,23 @@ pub fn write_nines(
         }
     }
     tally
+}
+
+/// A solution as the pretty grid [`Writer`] writes: [`PRETTY_ROW`]s with the cells filled in, [`PRETTY_RULE`]s
+/// between bands.
+fn write_pretty(values: &[u8; CELLS], symbols: Symbols, out: &mut Vec<u8>) {
+    for (r, row) in values.chunks_exact(SIDE).enumerate() {
+        if r == 3 || r == 6 {
+            out.extend_from_slice(PRETTY_RULE);
+            out.push(b'\n');
+        }
+        let mut line = *PRETTY_ROW;
+        for (&c, &value) in PRETTY_CELLS.iter().zip(row) {
+            line[c] = symbols.write(value);
+        }
+        out.extend_from_slice(&line);
+        out.push(b'\n');
+    }
 }
 
 /// Writes the answers to a [`NinePiece`]' puzzles as [`Writer`] writes them in an ungraded CSV (a part that
@@ -482,6 +737,119 @@ mod tests {
         }
     }
 
+    /// A one-line puzzle as a pretty grid whose rows end in `row_end` and rules in `rule_end`, without the
+    /// blank line after it.
+    fn pretty_of(puzzle: &str, row_end: &str, rule_end: &str) -> String {
+        let mut grid = String::new();
+        for (r, row) in puzzle.as_bytes().chunks(SIDE).enumerate() {
+            if r == 3 || r == 6 {
+                grid.push_str(&format!("------+-------+------{rule_end}"));
+            }
+            let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
+            let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+            grid.push_str(&format!("{}{row_end}", boxes.join(" | ")));
+        }
+        grid
+    }
+
+    fn grids(text: &str) -> Result<NinePiece, Vec<u8>> {
+        NinePiece::new(
+            text.as_bytes().to_vec(),
+            10,
+            ReadOptions::default(),
+            NineLayout::Pretty,
+        )
+    }
+
+    #[test]
+    fn plain_pretty_grids_are_taken_and_anything_else_is_given_back() {
+        let (one, two) = (pretty_of(PUZZLE, "\n", "\n"), pretty_of(CLASH, "\n", "\n"));
+        let taken = grids(&format!("{one}\n{two}\n")).expect("two plain grids");
+        assert_eq!(taken.len(), 2);
+        assert_eq!(
+            taken.values(0),
+            lines(&format!("{PUZZLE}\n")).unwrap().values(0)
+        );
+        assert_eq!(
+            taken.values(1),
+            lines(&format!("{CLASH}\n")).unwrap().values(0)
+        );
+        assert_eq!((taken.line(0), taken.line(1)), (11, 23));
+        // After a blank line (where the splitter cuts), without one after the last, with a space at the end of
+        // every row (or rule), or with CRLF throughout: plain too.
+        let after_blank = grids(&format!("\n{one}\n{two}")).unwrap();
+        assert_eq!((after_blank.len(), after_blank.line(1)), (2, 24));
+        assert_eq!(after_blank.values(1), taken.values(1));
+        assert_eq!(grids(&one).unwrap().len(), 1);
+        for (row_end, rule_end) in [(" \n", "\n"), ("\n", " \n"), (" \n", " \n")] {
+            let spaced = pretty_of(CLASH, row_end, rule_end);
+            let taken = grids(&format!(
+                "{}\n{spaced}\n",
+                pretty_of(PUZZLE, row_end, rule_end)
+            ));
+            assert_eq!(
+                taken.unwrap().values(1),
+                lines(&format!("{CLASH}\n")).unwrap().values(0)
+            );
+        }
+        let crlf = pretty_of(PUZZLE, "\r\n", "\r\n");
+        assert_eq!(
+            grids(&format!("\r\n{crlf}\r\n{crlf}\r\n")).unwrap().len(),
+            2
+        );
+        for other in [
+            format!("{one}\n\n{two}"),
+            format!("\n\n{one}"),
+            format!("{one}# a comment\n\n{two}"),
+            format!("{one}{two}"),
+            format!("{one}\n{crlf}"),
+            format!("{one}\n{}", pretty_of(CLASH, " \n", "\n")),
+            format!("{}\n{one}", pretty_of(CLASH, "\n", " \n")),
+            format!("{one}\n{}", &two[..two.len() - 1]),
+            one.replacen('.', "A", 1),
+            one.replacen(". ", ".  ", 1),
+            one.replacen(" | ", " : ", 1),
+            one.replacen("------+", "------|", 1),
+            one.replacen("\n------+-------+------", "", 1),
+            one.replacen("\n", " \n", 1),
+            format!("+-------+\n{one}"),
+            pretty_of(&PUZZLE[..72], "\n", "\n"),
+            String::new(),
+            "\n".to_string(),
+        ] {
+            assert!(grids(&other).is_err(), "{other:?} is not plain");
+        }
+        let hex = ReadOptions {
+            symbols: Symbols::Hex,
+            ..ReadOptions::default()
+        };
+        assert!(NinePiece::new(one.into_bytes(), 0, hex, NineLayout::Pretty).is_err());
+    }
+
+    #[test]
+    fn a_pretty_grid_read_the_usual_way_is_the_same_record() {
+        let open = ".".repeat(CELLS);
+        for lead in ["", "\n"] {
+            let text = format!(
+                "{lead}{}\n{}\n{}\n",
+                pretty_of(PUZZLE, "\n", "\n"),
+                pretty_of(CLASH, "\n", "\n"),
+                pretty_of(&open, "\n", "\n")
+            );
+            let taken = grids(&text).ok().unwrap();
+            let read: Vec<Record> = Reader::resume(
+                text.as_bytes(),
+                ReadOptions::default(),
+                Format::Grid,
+                None,
+                10,
+            )
+            .collect();
+            let made: Vec<Record> = (0..taken.len()).map(|i| taken.record(i)).collect();
+            assert_eq!(made, read, "{lead:?}");
+        }
+    }
+
     #[test]
     fn a_block_read_the_usual_way_is_the_same_record() {
         let text = format!(
@@ -505,16 +873,23 @@ mod tests {
     }
 
     #[test]
-    fn written_lines_and_blocks_are_what_the_writer_writes() {
+    fn written_lines_blocks_and_grids_are_what_the_writer_writes() {
         let open = ".".repeat(CELLS);
         let puzzles = [PUZZLE, CLASH, &open];
         let as_lines: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
         let as_blocks: Vec<String> = puzzles.iter().map(|p| block_of(p, "\n")).collect();
         let as_blocks = as_blocks.join("\n");
-        for (format, text) in [(Format::Line, as_lines), (Format::Block, as_blocks)] {
+        let as_grids: Vec<String> = puzzles.iter().map(|p| pretty_of(p, "\n", "\n")).collect();
+        let as_grids = as_grids.join("\n");
+        for (format, text) in [
+            (Format::Line, as_lines),
+            (Format::Block, as_blocks),
+            (Format::Grid, as_grids),
+        ] {
             let layout = match format {
                 Format::Line => PLAIN_LINES,
-                _ => NineLayout::Block,
+                Format::Block => NineLayout::Block,
+                _ => NineLayout::Pretty,
             };
             for mode in [Mode::First, Mode::Count(2)] {
                 for symbols in [Symbols::Standard, Symbols::Hex] {
@@ -590,7 +965,7 @@ mod tests {
     }
 
     #[test]
-    fn a_splitter_piece_of_plain_lines_or_blocks_becomes_a_nine_piece() {
+    fn a_splitter_piece_of_plain_lines_blocks_or_grids_becomes_a_nine_piece() {
         let text = format!("{PUZZLE}\n{PUZZLE}\n");
         let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
         let piece = splitter.next_piece(1 << 20).unwrap();
@@ -612,6 +987,21 @@ mod tests {
         while let Some(piece) = splitter.next_piece(150) {
             let nines = piece.into_nine_piece(ReadOptions::default());
             let nines = nines.ok().expect("plain blocks");
+            assert!(nines.len() <= 2);
+            made.extend((0..nines.len()).map(|i| nines.record(i)));
+        }
+        let read: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+        assert_eq!(made, read);
+        // Pretty grids likewise (the splitter cuts them after a grid's last row, before its blank line).
+        let text: String = [PUZZLE, CLASH, PUZZLE, PUZZLE, CLASH]
+            .map(|p| pretty_of(p, "\n", "\n") + "\n")
+            .concat();
+        let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
+        assert_eq!(splitter.format(), Format::Grid);
+        let mut made = Vec::new();
+        while let Some(piece) = splitter.next_piece(400) {
+            let nines = piece.into_nine_piece(ReadOptions::default());
+            let nines = nines.ok().expect("plain grids");
             assert!(nines.len() <= 2);
             made.extend((0..nines.len()).map(|i| nines.record(i)));
         }

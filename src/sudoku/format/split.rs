@@ -14,7 +14,7 @@ use std::mem;
 use super::detect::SAMPLE_LINES;
 use super::lines::Line;
 use super::lines::MAX_LINE;
-use super::nine_piece::{NineLayout, NinePiece};
+use super::nine_piece::{NineLayout, NinePiece, PRETTY_LINES, PrettyGrids};
 use super::read::{CsvColumns, Rows, Step, pretty_row_len};
 use super::{Format, ReadOptions, Reader, Record};
 
@@ -149,7 +149,7 @@ impl Piece {
     }
 
     /// The piece as plain 9×9 puzzles ([`NinePiece`]: one-line puzzles, CSV rows of a puzzle and perhaps its
-    /// solution, or blocks) when it is nothing else, read with `options`; the piece back otherwise.
+    /// solution, blocks or pretty grids) when it is nothing else, read with `options`; the piece back otherwise.
     pub fn into_nine_piece(self, options: ReadOptions) -> Result<NinePiece, Piece> {
         // One-line puzzles, CSV rows whose first column is the puzzle and the second, if any, the solution, or
         // blocks.
@@ -175,6 +175,10 @@ impl Piece {
                 format: Format::Block,
                 ..
             } => NineLayout::Block,
+            Body::Text {
+                format: Format::Grid,
+                ..
+            } => NineLayout::Pretty,
             _ => return Err(self),
         };
         let Body::Text {
@@ -244,6 +248,8 @@ pub struct Splitter<R> {
     rows: Rows,
     scanned: usize,
     scanned_lines: usize,
+    /// Pretty grids: the plain 9×9 grids stepped over whole.
+    pretty: PrettyGrids,
     /// The input has ended (or failed).
     ended: bool,
     error: Option<io::Error>,
@@ -268,6 +274,7 @@ impl<R: Read> Splitter<R> {
             rows: Rows::new(Format::Grid, options),
             scanned: 0,
             scanned_lines: 0,
+            pretty: PrettyGrids::default(),
             ended: false,
             error: None,
             position: 0,
@@ -406,10 +413,28 @@ impl<R: Read> Splitter<R> {
     /// Pretty grids: the first end of a puzzle at or after `size` bytes, scanning on from where the last call
     /// stopped, through whole lines only.
     fn scan_grid(&mut self, size: usize) -> Option<usize> {
-        while let Some(end) = self.pending[self.scanned..self.line_start]
-            .iter()
-            .position(|&b| b == b'\n')
-        {
+        loop {
+            let lines = &self.pending[self.scanned..self.line_start];
+            // A plain 9×9 grid between puzzles is stepped over whole: its eleven lines take a reader from
+            // between puzzles to between puzzles whatever they hold, so a piece may end after it as after
+            // its last row read line by line (the cuts are the same).
+            // A blank line there leaves it there.
+            if self.rows.between_puzzles() {
+                let step = match lines {
+                    [b'\n', ..] => Some((1, 1)),
+                    [b'\r', b'\n', ..] => Some((2, 1)),
+                    _ => self.pretty.at_start(lines).map(|grid| (grid, PRETTY_LINES)),
+                };
+                if let Some((bytes, lines)) = step {
+                    self.scanned += bytes;
+                    self.scanned_lines += lines;
+                    if self.scanned >= size {
+                        return Some(self.scanned);
+                    }
+                    continue;
+                }
+            }
+            let end = lines.iter().position(|&b| b == b'\n')?;
             let number = self.lines_before + self.scanned_lines + 1;
             let line = Line::from_raw(&self.pending[self.scanned..self.scanned + end], number);
             match self.rows.feed(&line, pretty_row_len) {
@@ -423,7 +448,6 @@ impl<R: Read> Splitter<R> {
                 return Some(self.scanned);
             }
         }
-        None
     }
 
     /// Takes `pending[..cut]` as a text piece: the bytes stay where they were read, only the few after the cut
@@ -627,11 +651,49 @@ mod tests {
             }
             grid.push('\n');
         }
+        // Pretty grids as this program writes them (stepped over whole by the splitter) among others that are
+        // read line by line: a letter, a comment, CRLF with spaces at the rows' ends, a 4×4, a grid cut short so
+        // that the next rows are counted into it (and every plain grid after it is met in the middle of a
+        // puzzle), and clashing givens.
+        let plain = |puzzle: &str, end: &str| {
+            let mut grid = String::new();
+            for (r, row) in puzzle.as_bytes().chunks(9).enumerate() {
+                if r == 3 || r == 6 {
+                    grid.push_str(&format!(
+                        "------+-------+------{}",
+                        end.strip_prefix(' ').unwrap_or(end)
+                    ));
+                }
+                let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
+                let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+                grid.push_str(&format!("{}{end}", boxes.join(" | ")));
+            }
+            grid
+        };
+        let pretty: String = (0..48)
+            .map(|i| match i % 12 {
+                4 => plain(&format!("{}A{}", &HARD[..5], &HARD[6..]), "\n") + "\n",
+                5 => format!("# a comment\n{}\n", plain(HARD, "\n")),
+                6 => plain(HARD, " \r\n") + "\r\n",
+                7 => "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n\n".to_string(),
+                9 if i < 24 => {
+                    plain(HARD, "\n")
+                        .lines()
+                        .take(6)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                        + "\n\n"
+                }
+                10 => plain(&format!("44{}", &HARD[2..]), "\n") + "\n",
+                _ => plain(HARD, "\n") + "\n",
+            })
+            .collect();
         vec![
             ("line", line),
             ("csv", csv),
             ("block", block),
             ("grid", grid),
+            ("pretty", pretty),
         ]
     }
 
