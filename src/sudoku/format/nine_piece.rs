@@ -110,17 +110,19 @@ const CELL: [bool; 256] = {
 /// time (every line of a file of a million grids comes here, on the splitter's one thread).
 struct PrettyTemplate {
     lines: PrettyLines,
-    /// For each eight bytes of a grid (the last eight overlapping the ones before): where they start, the bytes
-    /// that must stand there, and which of them are fixed (a cell's is not).
-    words: Vec<(usize, u64, u64)>,
-    /// Where the grid's 81 cells stand.
-    cells: [usize; CELLS],
+    /// For each eight bytes of a grid: the bytes that must stand there, and which of them are fixed (a cell's
+    /// is not).
+    words: Vec<(u64, u64)>,
+    /// The same for the grid's last eight bytes (which overlap the last word when its length is no multiple of
+    /// eight).
+    tail: (u64, u64),
+    /// Where each row starts.
+    rows: [usize; SIDE],
 }
 
 impl PrettyTemplate {
     fn new(lines: PrettyLines) -> Self {
         let mut want = Vec::with_capacity(lines.grid());
-        let mut cells = [0; CELLS];
         for r in 0..SIDE {
             if r == 3 || r == 6 {
                 want.extend_from_slice(PRETTY_RULE);
@@ -129,9 +131,6 @@ impl PrettyTemplate {
                     b' ',
                 );
                 want.extend_from_slice(lines.end);
-            }
-            for (k, &c) in PRETTY_CELLS.iter().enumerate() {
-                cells[r * SIDE + k] = want.len() + c;
             }
             want.extend_from_slice(PRETTY_ROW);
             want.resize(
@@ -145,19 +144,17 @@ impl PrettyTemplate {
             .iter()
             .map(|&b| if b == 0 { 0 } else { 0xFF })
             .collect();
-        let word = |bytes: &[u8], at: usize| {
-            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
-        };
+        let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
         let last = want.len() - 8;
-        let words = (0..last)
-            .step_by(8)
-            .chain([last])
-            .map(|at| (at, word(&want, at), word(&mask, at)))
-            .collect();
         Self {
             lines,
-            words,
-            cells,
+            words: want
+                .chunks_exact(8)
+                .zip(mask.chunks_exact(8))
+                .map(|(want, mask)| (word(want), word(mask)))
+                .collect(),
+            tail: (word(&want[last..]), word(&mask[last..])),
+            rows: std::array::from_fn(|r| lines.row_at(r)),
         }
     }
 
@@ -166,16 +163,23 @@ impl PrettyTemplate {
         let Some(grid) = text.get(..self.lines.grid()) else {
             return false;
         };
+        let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+        let fits = |have: u64, (want, mask): (u64, u64)| (have ^ want) & mask == 0;
         // Every byte compared, with no early exit.
-        let fixed = self.words.iter().fold(true, |plain, &(at, want, mask)| {
-            let have = u64::from_le_bytes(grid[at..at + 8].try_into().expect("eight bytes"));
-            plain & ((have ^ want) & mask == 0)
-        });
-        fixed
-            && self
-                .cells
+        let fixed = grid
+            .chunks_exact(8)
+            .zip(&self.words)
+            .fold(true, |plain, (have, &template)| {
+                plain & fits(word(have), template)
+            });
+        let tail = fits(word(&grid[grid.len() - 8..]), self.tail);
+        let cells = self.rows.iter().fold(true, |plain, &at| {
+            let row: &[u8; PRETTY_WIDTH] = grid[at..at + PRETTY_WIDTH].try_into().expect("a row");
+            PRETTY_CELLS
                 .iter()
-                .fold(true, |plain, &at| plain & CELL[usize::from(grid[at])])
+                .fold(plain, |plain, &c| plain & CELL[usize::from(row[c])])
+        });
+        fixed & tail & cells
     }
 }
 
@@ -188,11 +192,21 @@ pub(super) struct PrettyGrids(Option<PrettyTemplate>);
 impl PrettyGrids {
     /// The length of the plain pretty grid's eleven lines that `text` starts with, if it does.
     pub(super) fn at_start(&mut self, text: &[u8]) -> Option<usize> {
+        // The last grid's line ends first: a file's grids nearly always end theirs alike.
+        if let Some(template) = &self.0
+            && template.is_grid(text)
+        {
+            return Some(template.lines.grid());
+        }
         let lines = PrettyLines::of(text)?;
-        let template = match &mut self.0 {
-            Some(template) if template.lines == lines => template,
-            other => other.insert(PrettyTemplate::new(lines)),
-        };
+        if self
+            .0
+            .as_ref()
+            .is_some_and(|template| template.lines == lines)
+        {
+            return None;
+        }
+        let template = self.0.insert(PrettyTemplate::new(lines));
         template.is_grid(text).then_some(lines.grid())
     }
 }
