@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Files end to end: `forkboard solve` of ten million kaggle lines, and a million in every layout, on the CPU
+# Files end to end: `forkboard solve` of ten million kaggle lines and pretty grids, and a million in every layout, on the CPU
 # engine and the GPU, beside the in-memory rate of the same engines (`forkboard bench`) and, when given, the
 # `sudoku` crate's harness and tdoku (../shared/anchors/) in the same call. Prints one row per run: puzzles/s, wall seconds,
 # peak memory, the output's checksum (equal across engines and layouts of one input) and each stage's busy time.
 #
 #   bash scripts/bench-files.sh FORKBOARD DATA [SUDOKU_ANCHOR_BENCH [TDOKU_MT]]
 #
-# FORKBOARD: a release build; DATA: ../shared/data/sudoku. Needs about 2.5 GB of free space in $TMPDIR.
+# FORKBOARD: a release build; DATA: ../shared/data/sudoku. Needs about 8 GB of free space in $TMPDIR.
 set -euo pipefail
 forkboard=${1:?the forkboard binary}
 data=${2:?the folder of puzzle sets}
@@ -47,9 +47,11 @@ run() { # label file engine [extra arguments]
 
 echo "| input | engine | puzzles/s | wall s | peak MiB | output md5 | seconds each stage was busy |"
 echo "|---|---|---:|---:|---:|---|---|"
+for _ in $(seq 10); do cat "$work/k1m.grid"; done > "$work/k10m.grid"
 for engine in cpu gpu; do
   run "10,000,000 lines" "$work/k10m.txt" "$engine"
   run "10,000,000 lines, again" "$work/k10m.txt" "$engine"
+  run "10,000,000 pretty grids" "$work/k10m.grid" "$engine"
 done
 for layout in line csv block grid; do
   for engine in cpu gpu; do
