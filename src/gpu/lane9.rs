@@ -181,4 +181,26 @@ impl Lane9Kernel {
             )
             .await
     }
+
+    /// [`Lane9Kernel::solve_planes`] for puzzles whose value planes are made already: `parts`, one after
+    /// another, copied into the upload as they are.
+    pub async fn solve_packed<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        parts: &[&[[u32; 12]]],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        let words: Vec<&[u32]> = parts
+            .iter()
+            .map(|part| bytemuck::cast_slice::<[u32; 12], u32>(part))
+            .collect();
+        self.lanes
+            .solve_packed(ctx, &LAYOUT, &words, limit, config, progress, |i, words| {
+                each(i, bytemuck::from_bytes(bytemuck::cast_slice(words)))
+            })
+            .await
+    }
 }

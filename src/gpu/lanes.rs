@@ -281,6 +281,47 @@ impl LaneKernel {
         pack: impl Fn(usize, &mut [u32]) + Sync,
         each: impl Fn(usize, &[u32]) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        let words = layout.puzzle_words;
+        let upload = |buffer: &wgpu::Buffer| upload(ctx, buffer, count, words, &pack);
+        self.solve_uploaded(ctx, layout, count, limit, config, progress, upload, each)
+            .await
+    }
+
+    /// [`LaneKernel::solve_each`] for puzzles packed already: `parts`, one after another, hold their words.
+    /// They are copied into the upload in one pass on this thread, so a caller that packs on other cores (the
+    /// command line, in a stage before the device's) does not wait here for cores that are busy elsewhere.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn solve_packed<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        layout: &LaneLayout,
+        parts: &[&[u32]],
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        each: impl Fn(usize, &[u32]) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        let words: usize = parts.iter().map(|part| part.len()).sum();
+        debug_assert_eq!(words % layout.puzzle_words, 0, "whole puzzles");
+        let count = words / layout.puzzle_words;
+        let upload = |buffer: &wgpu::Buffer| upload_parts(ctx, buffer, parts, words);
+        self.solve_uploaded(ctx, layout, count, limit, config, progress, upload, each)
+            .await
+    }
+
+    /// Solves `count` puzzles that `upload` writes into the puzzles' buffer (see [`LaneKernel::solve_each`]).
+    #[allow(clippy::too_many_arguments)]
+    async fn solve_uploaded<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        layout: &LaneLayout,
+        count: usize,
+        limit: u64,
+        config: ForkConfig,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        upload: impl FnOnce(&wgpu::Buffer) -> Result<(), GpuError>,
+        each: impl Fn(usize, &[u32]) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
         if count == 0 {
             return Ok((Vec::new(), ForkStats::default()));
         }
@@ -295,13 +336,7 @@ impl LaneKernel {
         let result_bytes = u64::from(n) * layout.result_words as u64 * 4;
         let started = Instant::now();
         let buffers = self.buffers(ctx, plan, puzzle_bytes, result_bytes).await?;
-        upload(
-            ctx,
-            &buffers.batch.puzzles,
-            count,
-            layout.puzzle_words,
-            &pack,
-        )?;
+        upload(&buffers.batch.puzzles)?;
         let mut stats = ForkStats {
             slots: plan.lanes,
             upload_seconds: started.elapsed().as_secs_f64(),
@@ -517,6 +552,29 @@ fn upload(
     }
     #[cfg(target_arch = "wasm32")]
     (0..runs).try_for_each(write)
+}
+
+/// Copies `parts` (`words` in all) into the start of `buffer`, one after another, through one staging buffer.
+/// (Staging each part on its own costs more: the measured file path spent as long dropping 32 staging views a
+/// chunk, each taking the queue's locks, as copying.)
+fn upload_parts(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    parts: &[&[u32]],
+    words: usize,
+) -> Result<(), GpuError> {
+    let size = wgpu::BufferSize::new((words * 4) as u64).expect("a batch is never empty");
+    let mut view = ctx
+        .queue
+        .write_buffer_with(buffer, 0, size)
+        .ok_or_else(|| GpuError::Api("the puzzles could not be staged for the GPU".into()))?;
+    let mut at = 0;
+    for part in parts {
+        let bytes: &[u8] = bytemuck::cast_slice(part);
+        view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+        at += bytes.len();
+    }
+    Ok(())
 }
 
 /// A batch's buffers and their bind group, kept by the kernel for the next batch.

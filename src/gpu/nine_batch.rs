@@ -2,7 +2,7 @@
 //! [`NineAnswer`] against its puzzle: the usual large file's short way past
 //! [`super::sudoku_batch::answer_chunk`].
 //!
-//! Each puzzle is packed for the kernel straight from its text. Its result is checked against that text by
+//! Each puzzle is packed for the kernel straight from its text (or beforehand, [`pack_nines`]). Its result is checked against that text by
 //! [`answer_nine`], which a caller runs wherever it formats the answers (the command line: on every core, a
 //! stage after the device's, so that the device's stage only packs and reads back). A puzzle without a checked
 //! solution is read as a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel
@@ -63,6 +63,36 @@ pub async fn solve_nines(
     Ok((results, report))
 }
 
+/// A piece's puzzles packed for the 9×9 lane kernel ([`pack_values`]), in order, for
+/// [`solve_packed_nines`]: made wherever there are cores to spare (the command line packs each piece in the
+/// stage that reads it, on every core, so that the device's stage only copies the words into the upload).
+pub fn pack_nines(nines: &NinePiece) -> Vec<[u32; 12]> {
+    (0..nines.len())
+        .map(|i| pack_values(&nines.values(i)))
+        .collect()
+}
+
+/// [`solve_nines`] for pieces packed already by [`pack_nines`]: `packed[k]` holds piece k's puzzles.
+pub async fn solve_packed_nines(
+    ctx: &GpuContext,
+    kernel: &Lane9Kernel,
+    packed: &[&[[u32; 12]]],
+    limit: u64,
+    config: ForkConfig,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Vec<Lane9Result>, BatchReport), GpuError> {
+    let started = Instant::now();
+    let (results, stats) = kernel
+        .solve_packed(ctx, packed, limit, config, progress, |_, result| *result)
+        .await?;
+    let report = BatchReport {
+        kernel: stats,
+        cpu_fallbacks: 0,
+        kernel_seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((results, report))
+}
+
 /// The answer to puzzle `i` of `nines` from its kernel result: the solution when it passes the independent
 /// check against the puzzle, else the puzzle read as a record and answered as `answer_chunk` answers one. Also
 /// says whether the CPU had to solve it.
@@ -95,15 +125,17 @@ pub fn answer_nine(
     (NineAnswer::Usual(Box::new((record, answer))), fell_back)
 }
 
-/// [`solve_nines`], blocking (native only).
+/// [`solve_packed_nines`], blocking (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn solve_nines_blocking(
+pub fn solve_packed_nines_blocking(
     ctx: &GpuContext,
     kernel: &Lane9Kernel,
-    pieces: &[&NinePiece],
+    packed: &[&[[u32; 12]]],
     limit: u64,
     config: ForkConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Lane9Result>, BatchReport), GpuError> {
-    pollster::block_on(solve_nines(ctx, kernel, pieces, limit, config, progress))
+    pollster::block_on(solve_packed_nines(
+        ctx, kernel, packed, limit, config, progress,
+    ))
 }

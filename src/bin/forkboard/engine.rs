@@ -5,7 +5,7 @@ use std::borrow::Borrow;
 use rayon::prelude::*;
 
 use forkboard::gpu::lane9::Lane9Result;
-use forkboard::gpu::nine_batch::solve_nines_blocking;
+use forkboard::gpu::nine_batch::solve_packed_nines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::ForkConfig;
 use forkboard::gpu::{GpuContext, GpuError};
@@ -124,20 +124,22 @@ impl Engines {
             .collect())
     }
 
-    /// Answers pieces of plain 9×9 puzzles, in order, on the engine chosen for them: on the GPU straight from
-    /// the text ([`solve_nines_blocking`]; its raw results, which the caller makes answers of where it
-    /// formats them, [`forkboard::gpu::nine_batch::answer_nine`]), on the CPU as records read from them.
+    /// Answers pieces of plain 9×9 puzzles, in order, on the engine chosen for them: on the GPU from their
+    /// puzzles packed already (`packed[k]`, piece k's, [`forkboard::gpu::nine_batch::pack_nines`]; its raw
+    /// results, which the caller makes answers of where it formats them,
+    /// [`forkboard::gpu::nine_batch::answer_nine`]), on the CPU as records read from them.
     pub fn answer_nines(
         &mut self,
         pieces: &[&NinePiece],
+        packed: &[&[[u32; 12]]],
         mode: Mode,
     ) -> Result<NineResults, String> {
         let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
         if let Some(gpu) = self.gpu_for(puzzles) {
-            let run = solve_nines_blocking(
+            let run = solve_packed_nines_blocking(
                 &gpu.ctx,
                 &gpu.kernel.lane9,
-                pieces,
+                packed,
                 mode.limit(),
                 self.config,
                 &mut |_, _| true,

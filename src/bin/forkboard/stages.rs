@@ -13,7 +13,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use forkboard::gpu::lane9::Lane9Result;
-use forkboard::gpu::nine_batch::answer_nine;
+use forkboard::gpu::nine_batch::{answer_nine, pack_nines};
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::{
     Answer, Format, NineAnswer, NinePiece, Piece, ReadOptions, Record, Splitter, Writer, opening,
@@ -322,7 +322,7 @@ impl Stages<'_> {
                                 rest = after;
                                 Answered::Records(records, these)
                             }
-                            Parsed::Nines(nines) => {
+                            Parsed::Nines(nines, _) => {
                                 let range = nines_done..nines_done + nines.len();
                                 nines_done = range.end;
                                 match &nine_results {
@@ -371,6 +371,7 @@ impl Stages<'_> {
             let answered = timed(&self.busy.answer, || {
                 let records: Vec<&Record> = chunk.iter().flat_map(Parsed::records).collect();
                 let nines: Vec<&NinePiece> = chunk.iter().filter_map(Parsed::nines).collect();
+                let packed: Vec<&[[u32; 12]]> = chunk.iter().filter_map(Parsed::packed).collect();
                 let answers = if records.is_empty() {
                     Vec::new()
                 } else {
@@ -379,7 +380,7 @@ impl Stages<'_> {
                 let nine_results = if nines.is_empty() {
                     NineResults::Cpu(Vec::new())
                 } else {
-                    engines.answer_nines(&nines, self.mode)?
+                    engines.answer_nines(&nines, &packed, self.mode)?
                 };
                 Ok::<_, String>((answers, nine_results))
             });
@@ -406,7 +407,10 @@ impl Stages<'_> {
     /// anything else becomes records.
     fn parse(&self, piece: Piece) -> Parsed {
         match self.nine_piece(piece) {
-            Ok(nines) => Parsed::Nines(nines),
+            Ok(nines) => {
+                let packed = pack_nines(&nines);
+                Parsed::Nines(nines, packed)
+            }
             Err(piece) => Parsed::Records(piece.records(self.options)),
         }
     }
@@ -517,8 +521,10 @@ impl Stages<'_> {
 
 /// A piece of a GPU chunk, parsed ([`Stages::parse`]).
 enum Parsed {
-    /// Plain 9×9 puzzles, answered straight from the text.
-    Nines(NinePiece),
+    /// Plain 9×9 puzzles, answered straight from the text, and packed for the GPU here, on every core (the
+    /// device's stage then only copies them: packing there, on cores the other stages keep busy, was most of
+    /// its time).
+    Nines(NinePiece, Vec<[u32; 12]>),
     /// Anything else, as records.
     Records(Vec<Record>),
 }
@@ -527,7 +533,7 @@ impl Parsed {
     /// Puzzles (or unreadable records) in the piece.
     fn len(&self) -> usize {
         match self {
-            Parsed::Nines(nines) => nines.len(),
+            Parsed::Nines(nines, _) => nines.len(),
             Parsed::Records(records) => records.len(),
         }
     }
@@ -536,14 +542,22 @@ impl Parsed {
     fn records(&self) -> &[Record] {
         match self {
             Parsed::Records(records) => records,
-            Parsed::Nines(_) => &[],
+            Parsed::Nines(..) => &[],
         }
     }
 
     /// The piece's plain 9×9 puzzles, if it is such.
     fn nines(&self) -> Option<&NinePiece> {
         match self {
-            Parsed::Nines(nines) => Some(nines),
+            Parsed::Nines(nines, _) => Some(nines),
+            Parsed::Records(_) => None,
+        }
+    }
+
+    /// The piece's plain 9×9 puzzles packed for the GPU, if it is such.
+    fn packed(&self) -> Option<&[[u32; 12]]> {
+        match self {
+            Parsed::Nines(_, packed) => Some(packed),
             Parsed::Records(_) => None,
         }
     }
