@@ -32,13 +32,15 @@ const AHEAD_BLOCKS: usize = 4;
 
 /// A reader whose input is read on a thread of its own, a few blocks ahead, so that copying the bytes out of
 /// the kernel overlaps what the caller does with them: the splitter's one thread sets the pace of a large file,
-/// and on a file of pretty grids a third of its time was that copy. Errors come in their place, after every byte
-/// read before them.
+/// and on a file of pretty grids a third of its time was that copy. A block is what one `read` gives (a pipe's
+/// bytes are passed on as they come), and errors come in their place, after every byte read before them.
 struct ReadAhead {
-    blocks: mpsc::Receiver<io::Result<Vec<u8>>>,
-    /// Blocks taken, back to the thread to be filled again (fresh memory would be faulted in page by page).
+    /// Blocks read: a buffer and how many of its bytes were read (none: the end).
+    blocks: mpsc::Receiver<io::Result<(Vec<u8>, usize)>>,
+    /// Buffers taken, back to the thread to be filled again (fresh memory would be faulted in page by page).
     spent: mpsc::SyncSender<Vec<u8>>,
     block: Vec<u8>,
+    len: usize,
     at: usize,
     ended: bool,
 }
@@ -49,23 +51,15 @@ impl ReadAhead {
         let (spent, spent_rx) = mpsc::sync_channel::<Vec<u8>>(AHEAD_BLOCKS + 2);
         thread::spawn(move || {
             loop {
-                let mut block = spent_rx
-                    .try_recv()
-                    .unwrap_or_else(|_| Vec::with_capacity(AHEAD_BLOCK));
-                block.clear();
-                let read = input
-                    .by_ref()
-                    .take(AHEAD_BLOCK as u64)
-                    .read_to_end(&mut block);
-                // An empty block is the end; an error follows the bytes read before it.
+                let mut block = spent_rx.try_recv().unwrap_or_else(|_| vec![0; AHEAD_BLOCK]);
+                let read = loop {
+                    match input.read(&mut block) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        read => break read,
+                    }
+                };
                 let last = !matches!(read, Ok(n) if n > 0);
-                if (!block.is_empty() || read.is_ok()) && blocks_tx.send(Ok(block)).is_err() {
-                    return;
-                }
-                if let Err(e) = read {
-                    let _ = blocks_tx.send(Err(e));
-                }
-                if last {
+                if blocks_tx.send(read.map(|n| (block, n))).is_err() || last {
                     return;
                 }
             }
@@ -74,6 +68,7 @@ impl ReadAhead {
             blocks,
             spent,
             block: Vec::new(),
+            len: 0,
             at: 0,
             ended: false,
         }
@@ -82,26 +77,26 @@ impl ReadAhead {
 
 impl Read for ReadAhead {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.block.len() {
+        while self.at == self.len {
             if self.ended {
                 return Ok(0);
             }
             let spent = mem::take(&mut self.block);
-            if spent.capacity() > 0 {
+            if !spent.is_empty() {
                 let _ = self.spent.try_send(spent);
             }
-            self.at = 0;
+            (self.at, self.len) = (0, 0);
             match self.blocks.recv() {
-                Ok(Ok(block)) if !block.is_empty() => self.block = block,
+                Ok(Ok((block, len))) if len > 0 => (self.block, self.len) = (block, len),
                 Ok(Err(e)) => {
                     self.ended = true;
                     return Err(e);
                 }
-                // The end (an empty block, or the thread gone after an error was taken).
+                // The end (an empty read, or the thread gone).
                 _ => self.ended = true,
             }
         }
-        let n = out.len().min(self.block.len() - self.at);
+        let n = out.len().min(self.len - self.at);
         out[..n].copy_from_slice(&self.block[self.at..self.at + n]);
         self.at += n;
         Ok(n)
@@ -202,6 +197,32 @@ mod tests {
         assert_eq!(ahead.read(&mut buf).unwrap(), 0, "the end stays the end");
         let mut empty = ReadAhead::new(Box::new(io::empty()));
         assert_eq!(empty.read(&mut buf).unwrap(), 0);
+    }
+
+    /// A pipe: each read waits for the next bytes sent, and an empty read comes once the sender is gone.
+    struct Pipe(mpsc::Receiver<Vec<u8>>);
+
+    impl Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Ok(bytes) = self.0.recv() else {
+                return Ok(0);
+            };
+            buf[..bytes.len()].copy_from_slice(&bytes);
+            Ok(bytes.len())
+        }
+    }
+
+    #[test]
+    fn read_ahead_passes_a_pipes_bytes_on_as_they_come() {
+        let (tx, rx) = mpsc::channel();
+        let mut ahead = ReadAhead::new(Box::new(Pipe(rx)));
+        let mut buf = [0; 100];
+        tx.send(b"4.....8.5\n".to_vec()).unwrap();
+        assert_eq!(ahead.read(&mut buf).unwrap(), 10, "before the pipe ends");
+        tx.send(b"more".to_vec()).unwrap();
+        drop(tx);
+        assert_eq!(ahead.read(&mut buf).unwrap(), 4);
+        assert_eq!(ahead.read(&mut buf).unwrap(), 0);
     }
 
     #[test]

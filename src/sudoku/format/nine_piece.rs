@@ -3,10 +3,10 @@
 //!
 //! A file of millions of puzzles is nearly always 81 cell symbols and a line end, line after line, or the same
 //! cells as nine rows of nine with a blank line after each puzzle (the CUDA solver's `.in` files), or the pretty
-//! grids this program writes (`5 3 . | . 7 . | . . .`, a rule between bands). A piece of
-//! such puzzles need not become [`Record`]s: its puzzles are read as values straight from the text, a solver's
-//! answer is checked against them where it lies, and the solutions (lines, blocks or CSV rows) are written from
-//! the values, with no `Grid`, `Record` or `Answer` made for them. A piece holding anything else (a comment, a
+//! grids this program writes (`5 3 . | . 7 . | . . .`, a rule between bands). A piece of such puzzles need not
+//! become [`Record`]s: its puzzles are read as values straight from the text, a solver's answer is checked
+//! against them where it lies, and the solutions (lines, blocks, grids or CSV rows) are written from the
+//! values, with no `Grid`, `Record` or `Answer` made for them. A piece holding anything else (a comment, a
 //! second blank line, another length, a letter, a byte-order mark) goes the usual way whole, and a puzzle of it
 //! that gets no checked solution is read and answered the usual way on its own, so the output is the same, byte
 //! for byte.
@@ -431,14 +431,10 @@ impl NinePiece {
         match self.layout {
             NineLayout::Line { .. } => values_of(at),
             NineLayout::Pretty => {
-                let lines = PrettyLines {
-                    row: self.line_bytes,
-                    rule: self.rule_bytes,
-                    end: b"",
-                };
                 let mut values = [0; CELLS];
                 for (r, row) in values.chunks_exact_mut(SIDE).enumerate() {
-                    let line = &at[lines.row_at(r)..];
+                    // Rows a row's length apart, and a rule's more after each band.
+                    let line = &at[r * self.line_bytes + r / 3 * self.rule_bytes..];
                     for (value, &c) in row.iter_mut().zip(&PRETTY_CELLS) {
                         *value = value_of(line[c]);
                     }

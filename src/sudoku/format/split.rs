@@ -415,10 +415,9 @@ impl<R: Read> Splitter<R> {
     fn scan_grid(&mut self, size: usize) -> Option<usize> {
         loop {
             let lines = &self.pending[self.scanned..self.line_start];
-            // A plain 9×9 grid between puzzles is stepped over whole: its eleven lines take a reader from
-            // between puzzles to between puzzles whatever they hold, so a piece may end after it as after
-            // its last row read line by line (the cuts are the same).
-            // A blank line there leaves it there.
+            // Between puzzles, a blank line leaves a reader there, and a plain 9×9 grid's eleven lines take it
+            // from there to between puzzles again whatever came before: both are stepped over at once, and a
+            // piece may end after them as after the same lines read one by one (the cuts are the same).
             if self.rows.between_puzzles() {
                 let step = match lines {
                     [b'\n', ..] => Some((1, 1)),
