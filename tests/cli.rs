@@ -379,6 +379,52 @@ fn plain_pretty_grids_are_answered_as_the_usual_way_answers_them() {
 }
 
 #[test]
+fn an_output_nobody_reads_holds_the_gpu_stages_back() {
+    // 60 MB of puzzles on standard input, the output never read: the stages must stop taking input once their
+    // bounded buffers are full, not answer everything into memory. (Before the format stage waited for the
+    // writer, all of it was taken within a couple of seconds.)
+    let quiz = std::fs::read_to_string(shared("kaggle_10k.csv")).unwrap();
+    let quiz = quiz
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
+    let block = format!("{quiz}\n").repeat(10_000).into_bytes();
+    let total = 75 * block.len();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
+        .args(["solve", "-", "--engine", "gpu", "--chunk", "500"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&taken);
+    let feeding = std::thread::spawn(move || {
+        for _ in 0..75 {
+            if stdin.write_all(&block).is_err() {
+                return;
+            }
+            counter.fetch_add(block.len(), std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_secs(10));
+    let fed = taken.load(std::sync::atomic::Ordering::Relaxed);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    feeding.join().unwrap();
+    assert!(
+        fed < total / 2,
+        "{fed} of {total} bytes taken while the output was not read"
+    );
+    assert!(fed > 0);
+}
+
+#[test]
 fn a_gpu_lost_mid_run_is_finished_on_the_cpu_with_nothing_lost() {
     // 1,200 kaggle puzzles in chunks of 200: the first chunks go to the GPU, then its device is destroyed (the
     // hidden fault hook); the chunk in flight and the rest are answered on the CPU, each puzzle once, in order.

@@ -110,6 +110,10 @@ impl WrittenParts {
     }
 }
 
+/// Formatted parts of the GPU's chunks that may wait for the writer: about four chunks' (a chunk is read in
+/// pieces of about a 64th of it).
+const PARTS_AHEAD: usize = 256;
+
 /// How large the GPU's chunks are: about `next_size` puzzles, of `bytes_per_record` input bytes each so far (one
 /// 9×9 line to start with).
 struct ChunkSizes {
@@ -166,7 +170,9 @@ impl Stages<'_> {
             let (written, sizes, fallbacks) = (&written, &sizes, &line_fallbacks);
             let writing = scope.spawn(move || self.write(sink, parts_rx, written));
             let (answering, read_error) = if engines.prefers_large_chunks() {
-                self.in_chunks(scope, engines, splitter, parts_tx, sizes, fallbacks)
+                self.in_chunks(
+                    scope, engines, splitter, parts_tx, written, sizes, fallbacks,
+                )
             } else {
                 let read_error = self.piece_by_piece(scope, engines, splitter, parts_tx, written);
                 (Ok(()), read_error)
@@ -248,6 +254,7 @@ impl Stages<'_> {
         engines: &mut Engines,
         splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
         parts_tx: mpsc::Sender<Part>,
+        written: &'scope WrittenParts,
         sizes: &'scope ChunkSizes,
         line_fallbacks: &'scope AtomicU64,
     ) -> (Result<(), String>, Option<io::Error>) {
@@ -359,7 +366,11 @@ impl Stages<'_> {
                         .collect()
                 });
                 for part in parts {
-                    if parts_tx.send((index, part)).is_err() {
+                    // At most PARTS_AHEAD parts wait for the writer: a slow reader of the output (a pipe) holds
+                    // the stages back instead of filling memory with its parts.
+                    if !written.wait_for_room(index, PARTS_AHEAD)
+                        || parts_tx.send((index, part)).is_err()
+                    {
                         return;
                     }
                     index += 1;
