@@ -248,6 +248,7 @@ impl Stages<'_> {
 
     /// The GPU's way: chunks parsed on the CPU's cores, answered by the engine on this thread, formatted on
     /// the cores again, each stage on its own thread so that the device never waits for the host's parts.
+    #[allow(clippy::too_many_arguments)]
     fn in_chunks<'scope>(
         &'scope self,
         scope: &'scope thread::Scope<'scope, '_>,
