@@ -25,6 +25,14 @@ const lines = [...kaggle];
 lines.splice(9, 0, "12345");
 lines.splice(499, 0, "11" + ".".repeat(79));
 const dir = mkdtempSync(join(tmpdir(), "forkboard-batch-"));
+
+// An 81-character puzzle (or solution) as the pretty grid Forkboard writes: boxes apart by ` | `, a rule between
+// bands.
+function prettyGrid(cells) {
+  const rows = cells.match(/.{9}/g).map((r) => r.match(/.{3}/g).map((b) => b.split("").join(" ")).join(" | "));
+  const rule = "------+-------+------";
+  return [...rows.slice(0, 3), rule, ...rows.slice(3, 6), rule, ...rows.slice(6)].join("\n") + "\n";
+}
 const file = join(dir, "thousand.txt");
 writeFileSync(file, lines.join("\n") + "\n");
 
@@ -140,6 +148,12 @@ describe("Layouts on the workers", () => {
       text: rows.map(([p]) => p.match(/.{9}/g).join("\n")).join("\n\n") + "\n",
       saved: "blocks.sol",
       expect: rows.map(([, s]) => s.match(/.{9}/g).join("\n") + "\n").join("\n"),
+    },
+    {
+      name: "grids.in",
+      text: rows.map(([p]) => prettyGrid(p)).join("\n"),
+      saved: "grids.sol",
+      expect: rows.map(([, s]) => prettyGrid(s)).join("\n"),
     },
     {
       name: "rows.csv",
@@ -262,12 +276,7 @@ describe("Plain 9×9 puzzles on the GPU", () => {
   // Pretty grids as Forkboard writes them take the same way: the same 3,000 puzzles, a blank line after each.
   test("a file of plain 9×9 pretty grids on the GPU comes back as the workers answer it", async () => {
     const name = "plain.grids";
-    const grid = (p) => {
-      const rows = p.match(/.{9}/g).map((r) => r.match(/.{3}/g).map((b) => b.split("").join(" ")).join(" | "));
-      return [...rows.slice(0, 3), "------+-------+------", ...rows.slice(3, 6), "------+-------+------", ...rows.slice(6)]
-        .join("\n") + "\n";
-    };
-    writeFileSync(join(dir, name), plainPuzzles().map(grid).join("\n"));
+    writeFileSync(join(dir, name), plainPuzzles().map(prettyGrid).join("\n"));
     const outputs = await downloadsOf(name, reportsClashAt(8401));
     const [out, csv] = outputs.gpu;
     assert.equal(out, outputs.cpu[0], "the solutions file");
