@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Files end to end: `forkboard solve` of ten million kaggle lines and pretty grids, and a million in every layout, on the CPU
-# engine and the GPU, beside the in-memory rate of the same engines (`forkboard bench`) and, when given, the
+# Files end to end: `forkboard solve` of ten million kaggle lines and pretty grids, and a million in every
+# layout, on the CPU engine and the GPU, beside the in-memory rate of the same engines (`forkboard bench`) and, when given, the
 # `sudoku` crate's harness and tdoku (../shared/anchors/) in the same call. Prints one row per run: puzzles/s, wall seconds,
 # peak memory, the output's checksum (equal across engines and layouts of one input) and each stage's busy time.
 #

@@ -177,9 +177,9 @@ impl Output {
         self.kept.extend(chunk.into_iter().take(room));
     }
 
-    /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines, blocks, grids or CSV rows) and
-    /// CSV rows written from the puzzles' and the solutions' values, records made only for the preview, the
-    /// messages and the records kept for the Solve page.
+    /// Tallies and writes an answered slice of plain 9×9 puzzles: its solutions (lines, blocks, grids or CSV
+    /// rows) and CSV rows written from the puzzles' and the solutions' values, records made only for the
+    /// preview, the messages and the records kept for the Solve page.
     pub fn write_nines(&mut self, answered: AnsweredNines) {
         let AnsweredNines {
             nines,

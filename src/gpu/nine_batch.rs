@@ -2,11 +2,12 @@
 //! [`NineAnswer`] against its puzzle: the usual large file's short way past
 //! [`super::sudoku_batch::answer_chunk`].
 //!
-//! Each puzzle is packed for the kernel straight from its text (or beforehand, [`pack_nines`]). Its result is checked against that text by
-//! [`answer_nine`], which a caller runs wherever it formats the answers (the command line: on every core, a
-//! stage after the device's, so that the device's stage only packs and reads back). A puzzle without a checked
-//! solution is read as a record and answered as `answer_chunk` answers one (the CPU solving it where the kernel
-//! handed it back or the check refused its solution), so the answers are the same.
+//! Each puzzle is packed for the kernel straight from its text, or beforehand ([`pack_nines`]: the command line
+//! packs in the stage before the device's). Its result is checked against that text by [`answer_nine`], which
+//! a caller runs wherever it formats the answers (the command line: on every core, a stage after the
+//! device's, so that the device's stage only copies the puzzles in and reads the results back). A puzzle
+//! without a checked solution is read as a record and answered as `answer_chunk` answers one (the CPU solving
+//! it where the kernel handed it back or the check refused its solution), so the answers are the same.
 
 use web_time::Instant;
 

@@ -544,8 +544,8 @@ impl NineAnswer {
 }
 
 /// Writes the answers to a [`NinePiece`]'s puzzles, in order, as [`Writer`] writes them in `format` (one-line
-/// puzzles, blocks or pretty grids) and `symbols`, as a part that others may come before (a block's separator before each);
-/// and returns their tally.
+/// puzzles, blocks or pretty grids) and `symbols`, as a part that others may come before (a block's or grid's
+/// separator before each); and returns their tally.
 pub fn write_nines(
     answers: impl IntoIterator<Item = NineAnswer>,
     format: Format,
