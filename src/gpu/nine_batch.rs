@@ -13,7 +13,7 @@ use web_time::Instant;
 
 use super::lane9::{Lane9Kernel, Lane9Result};
 use super::sudoku_batch::{BatchReport, answer_lane};
-use super::sudoku_fork::ForkConfig;
+use super::sudoku_fork::{ForkConfig, ForkStats};
 use super::{GpuContext, GpuError};
 use crate::sudoku::answer::{Mode, ready_for_solver};
 use crate::sudoku::bands::{self, pack_values};
@@ -56,12 +56,7 @@ pub async fn solve_nines(
             |_, result| *result,
         )
         .await?;
-    let report = BatchReport {
-        kernel: stats,
-        cpu_fallbacks: 0,
-        kernel_seconds: started.elapsed().as_secs_f64(),
-    };
-    Ok((results, report))
+    Ok((results, report(stats, started)))
 }
 
 /// A piece's puzzles packed for the 9×9 lane kernel ([`pack_values`]), in order, for
@@ -86,12 +81,16 @@ pub async fn solve_packed_nines(
     let (results, stats) = kernel
         .solve_packed(ctx, packed, limit, config, progress, |_, result| *result)
         .await?;
-    let report = BatchReport {
-        kernel: stats,
+    Ok((results, report(stats, started)))
+}
+
+/// A run's report: the kernel's figures and its time since `started`, every puzzle answered on the GPU.
+fn report(kernel: ForkStats, started: Instant) -> BatchReport {
+    BatchReport {
+        kernel,
         cpu_fallbacks: 0,
         kernel_seconds: started.elapsed().as_secs_f64(),
-    };
-    Ok((results, report))
+    }
 }
 
 /// The answer to puzzle `i` of `nines` from its kernel result: the solution when it passes the independent

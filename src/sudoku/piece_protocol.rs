@@ -546,20 +546,7 @@ mod tests {
         // As pretty grids, the way this program writes them.
         let plain_grids: Vec<String> = plain
             .iter()
-            .map(|p| {
-                let rows: Vec<String> = (0..9)
-                    .map(|r| {
-                        let cells: Vec<String> =
-                            p[r * 9..r * 9 + 9].chars().map(String::from).collect();
-                        let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
-                        boxes.join(" | ") + "\n"
-                    })
-                    .collect();
-                rows.chunks(3)
-                    .map(|band| band.concat())
-                    .collect::<Vec<_>>()
-                    .join("------+-------+------\n")
-            })
+            .map(|p| crate::sudoku::format::pretty_of(p, "\n", "\n"))
             .collect();
         let plain_grids = plain_grids.join("\n");
         let jobs = [

@@ -21,6 +21,8 @@ use super::shape::BoxShape;
 use super::symbols::Symbols;
 
 pub use detect::detect;
+#[cfg(test)]
+pub(crate) use nine_piece::pretty_of;
 pub use nine_piece::{NineAnswer, NineLayout, NinePiece, write_csv_nines, write_nines};
 pub use read::Reader;
 pub use split::{Piece, Splitter};

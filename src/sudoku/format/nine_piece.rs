@@ -667,6 +667,22 @@ pub fn write_csv_nines(
     tally
 }
 
+/// A one-line 9×9 puzzle as a pretty grid whose rows end in `row_end` and rules in `rule_end`, without the
+/// blank line after it (for the tests of this and other modules; made independently of [`write_pretty`]).
+#[cfg(test)]
+pub(crate) fn pretty_of(puzzle: &str, row_end: &str, rule_end: &str) -> String {
+    let mut grid = String::new();
+    for (r, row) in puzzle.as_bytes().chunks(SIDE).enumerate() {
+        if r == 3 || r == 6 {
+            grid.push_str(&format!("------+-------+------{rule_end}"));
+        }
+        let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
+        let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+        grid.push_str(&format!("{}{row_end}", boxes.join(" | ")));
+    }
+    grid
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -803,21 +819,6 @@ mod tests {
         ] {
             assert!(blocks(&other).is_err(), "{other:?} is not plain");
         }
-    }
-
-    /// A one-line puzzle as a pretty grid whose rows end in `row_end` and rules in `rule_end`, without the
-    /// blank line after it.
-    fn pretty_of(puzzle: &str, row_end: &str, rule_end: &str) -> String {
-        let mut grid = String::new();
-        for (r, row) in puzzle.as_bytes().chunks(SIDE).enumerate() {
-            if r == 3 || r == 6 {
-                grid.push_str(&format!("------+-------+------{rule_end}"));
-            }
-            let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
-            let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
-            grid.push_str(&format!("{}{row_end}", boxes.join(" | ")));
-        }
-        grid
     }
 
     fn grids(text: &str) -> Result<NinePiece, Vec<u8>> {
@@ -1094,35 +1095,23 @@ mod tests {
         let piece = splitter.next_piece(1 << 20).unwrap();
         let back = piece.into_nine_piece(ReadOptions::default()).err().unwrap();
         assert_eq!(back.records(ReadOptions::default()).len(), 1);
-        // Blocks cut into pieces of about two puzzles: each piece plain, numbered as in the whole input.
-        let text = [PUZZLE, CLASH, PUZZLE, PUZZLE, CLASH]
-            .map(|p| block_of(p, "\n"))
-            .join("\n");
-        let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
-        assert_eq!(splitter.format(), Format::Block);
-        let mut made = Vec::new();
-        while let Some(piece) = splitter.next_piece(150) {
-            let nines = piece.into_nine_piece(ReadOptions::default());
-            let nines = nines.ok().expect("plain blocks");
-            assert!(nines.len() <= 2);
-            made.extend((0..nines.len()).map(|i| nines.record(i)));
+        // Blocks and pretty grids cut into pieces of about two puzzles: each piece plain, numbered as in the whole
+        // input (the splitter cuts grids after a grid's last row, before its blank line).
+        let puzzles = [PUZZLE, CLASH, PUZZLE, PUZZLE, CLASH];
+        let blocks = puzzles.map(|p| block_of(p, "\n")).join("\n");
+        let grids = puzzles.map(|p| pretty_of(p, "\n", "\n") + "\n").concat();
+        for (text, format, size) in [(blocks, Format::Block, 150), (grids, Format::Grid, 400)] {
+            let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
+            assert_eq!(splitter.format(), format);
+            let mut made = Vec::new();
+            while let Some(piece) = splitter.next_piece(size) {
+                let nines = piece.into_nine_piece(ReadOptions::default());
+                let nines = nines.ok().expect("plain pieces");
+                assert!(nines.len() <= 2, "{format}");
+                made.extend((0..nines.len()).map(|i| nines.record(i)));
+            }
+            let read: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+            assert_eq!(made, read, "{format}");
         }
-        let read: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
-        assert_eq!(made, read);
-        // Pretty grids likewise (the splitter cuts them after a grid's last row, before its blank line).
-        let text: String = [PUZZLE, CLASH, PUZZLE, PUZZLE, CLASH]
-            .map(|p| pretty_of(p, "\n", "\n") + "\n")
-            .concat();
-        let mut splitter = Splitter::new(text.as_bytes(), ReadOptions::default());
-        assert_eq!(splitter.format(), Format::Grid);
-        let mut made = Vec::new();
-        while let Some(piece) = splitter.next_piece(400) {
-            let nines = piece.into_nine_piece(ReadOptions::default());
-            let nines = nines.ok().expect("plain grids");
-            assert!(nines.len() <= 2);
-            made.extend((0..nines.len()).map(|i| nines.record(i)));
-        }
-        let read: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
-        assert_eq!(made, read);
     }
 }

@@ -655,19 +655,7 @@ mod tests {
         // that the next rows are counted into it (and every plain grid after it is met in the middle of a
         // puzzle), and clashing givens.
         let plain = |puzzle: &str, end: &str| {
-            let mut grid = String::new();
-            for (r, row) in puzzle.as_bytes().chunks(9).enumerate() {
-                if r == 3 || r == 6 {
-                    grid.push_str(&format!(
-                        "------+-------+------{}",
-                        end.strip_prefix(' ').unwrap_or(end)
-                    ));
-                }
-                let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
-                let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
-                grid.push_str(&format!("{}{end}", boxes.join(" | ")));
-            }
-            grid
+            super::super::nine_piece::pretty_of(puzzle, end, end.strip_prefix(' ').unwrap_or(end))
         };
         let pretty: String = (0..48)
             .map(|i| match i % 12 {
