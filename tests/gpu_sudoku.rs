@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use forkboard::gpu::GpuContext;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
-use forkboard::gpu::sudoku_fork::ForkConfig;
+use forkboard::gpu::sudoku_fork::{CellsKernel, ForkConfig};
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, ReadOptions, Reader, Record};
 use forkboard::sudoku::{BoxShape, Grid, Solver, generate, verify};
@@ -172,64 +172,79 @@ fn tiny_stacks_and_pool_lose_nothing() {
 
 #[test]
 fn tiny_stacks_and_pool_of_other_shapes_lose_nothing() {
-    // The kernel of every shape but 9×9, two lanes with two frames each and a pool of two, on 16×16 searches
-    // counted to 2: stacks fill, their feet go to the pool until it is full and are dropped after that, and the
-    // puzzles that then fall short of their count go to the CPU, answered all the same.
-    let config = ForkConfig {
-        slots: 2,
-        stack_depth: 2,
-        ..ForkConfig::default()
-    };
+    // Both kernels of every shape but 9×9, two lanes (or teams) with two frames each and a pool of two, on
+    // 16×16 searches counted to 2: stacks fill, their feet go to the pool until it is full and are dropped
+    // after that, and the puzzles that then fall short of their count go to the CPU, answered all the same.
     let shape: BoxShape = "4x4".parse().unwrap();
     let grids: Vec<Grid> = (0..6)
         .map(|seed| generate::puzzle(shape, seed, 0.7).0)
         .chain([Grid::empty(shape)])
         .collect();
-    let report = same_as_cpu(&records_from(&grids), Mode::Count(2), config);
-    assert!(report.kernel.overflowed > 0, "{report:?}");
-    assert_eq!(report.cpu_fallbacks, report.kernel.overflowed, "{report:?}");
-    eprintln!("tiny pool: {report:?}");
+    for cells_kernel in [CellsKernel::Lanes, CellsKernel::Teams] {
+        let config = ForkConfig {
+            slots: 2,
+            stack_depth: 2,
+            cells_kernel,
+            ..ForkConfig::default()
+        };
+        let report = same_as_cpu(&records_from(&grids), Mode::Count(2), config);
+        assert!(report.kernel.overflowed > 0, "{cells_kernel:?}: {report:?}");
+        assert_eq!(
+            report.cpu_fallbacks, report.kernel.overflowed,
+            "{cells_kernel:?}: {report:?}"
+        );
+        eprintln!("tiny pool, {cells_kernel:?}: {report:?}");
+    }
 }
 
 #[test]
 fn a_search_past_its_guess_budget_goes_to_the_cpu() {
-    // Empty 6×6 grids counted to 1,000 take hundreds of guesses each; with a budget of 50 the kernel hands
+    // Empty 6×6 grids counted to 1,000 take hundreds of guesses each; with a budget of 50 either kernel hands
     // them back, and the CPU (whose budget is the same) gives up on them just as it would alone.
-    let config = ForkConfig {
-        max_guesses: 50,
-        ..ForkConfig::default()
-    };
     let shape: BoxShape = "2x3".parse().unwrap();
     let grids = vec![Grid::empty(shape); 3];
     let g = gpu();
     let records = records_from(&grids);
-    let (answers, report) = answer_chunk_blocking(
-        &g.ctx,
-        &g.kernel,
-        &records,
-        Mode::Count(1000),
-        config,
-        &mut |_, _| true,
-    )
-    .expect("the GPU runs");
-    assert_eq!(report.kernel.overflowed, 3, "{report:?}");
-    let mut cpu = Solver::with_max_guesses(50);
-    for (record, got) in records.iter().zip(&answers) {
-        assert_eq!(got, &answer(record, &mut cpu, Mode::Count(1000)));
+    for cells_kernel in [CellsKernel::Lanes, CellsKernel::Teams] {
+        let config = ForkConfig {
+            max_guesses: 50,
+            cells_kernel,
+            ..ForkConfig::default()
+        };
+        let (answers, report) = answer_chunk_blocking(
+            &g.ctx,
+            &g.kernel,
+            &records,
+            Mode::Count(1000),
+            config,
+            &mut |_, _| true,
+        )
+        .expect("the GPU runs");
+        assert_eq!(report.kernel.overflowed, 3, "{cells_kernel:?}: {report:?}");
+        let mut cpu = Solver::with_max_guesses(50);
+        for (record, got) in records.iter().zip(&answers) {
+            assert_eq!(got, &answer(record, &mut cpu, Mode::Count(1000)));
+        }
     }
 }
 
 #[test]
 fn one_large_puzzle_spreads_over_idle_lanes() {
-    // An empty 6×6 grid counted to 2,000: one search, whose branches go to the idle lanes.
+    // An empty 6×6 grid counted to 2,000: one search, whose branches go to the idle lanes (or teams).
     let shape: BoxShape = "2x3".parse().unwrap();
-    let report = same_as_cpu(
-        &records_from(&[Grid::empty(shape)]),
-        Mode::Count(2000),
-        ForkConfig::default(),
-    );
-    assert!(report.kernel.forks > 10, "{report:?}");
-    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    for cells_kernel in [CellsKernel::Lanes, CellsKernel::Teams] {
+        let config = ForkConfig {
+            cells_kernel,
+            ..ForkConfig::default()
+        };
+        let report = same_as_cpu(
+            &records_from(&[Grid::empty(shape)]),
+            Mode::Count(2000),
+            config,
+        );
+        assert!(report.kernel.forks > 5, "{cells_kernel:?}: {report:?}");
+        assert_eq!(report.cpu_fallbacks, 0, "{cells_kernel:?}: {report:?}");
+    }
 }
 
 #[test]
@@ -284,23 +299,49 @@ fn every_size_from_4_to_25_matches_the_cpu() {
         // And an empty grid, in first-solution mode below (every size has solutions).
         grids.push(Grid::empty(shape));
     }
-    // Mixed sizes in one chunk: the driver groups them by shape and keeps the input order.
+    // Mixed sizes in one chunk: the driver groups them by shape and keeps the input order. Both kernels.
     let records = records_from(&grids);
-    let report = same_as_cpu(&records, Mode::First, ForkConfig::default());
-    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
-    // Counting too. An empty large grid's search runs deeper than a lane's stack and the pool hold together,
-    // and goes to the CPU; the generated puzzles stay on the GPU.
-    same_as_cpu(&records, Mode::Count(3), ForkConfig::default());
     let generated: Vec<Grid> = grids
         .into_iter()
         .filter(|g| g.cells().iter().any(|&v| v != 0))
         .collect();
-    let report = same_as_cpu(
-        &records_from(&generated),
-        Mode::Count(3),
-        ForkConfig::default(),
-    );
-    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    for cells_kernel in [CellsKernel::Lanes, CellsKernel::Teams] {
+        let config = ForkConfig {
+            cells_kernel,
+            ..ForkConfig::default()
+        };
+        let report = same_as_cpu(&records, Mode::First, config);
+        assert_eq!(report.cpu_fallbacks, 0, "{cells_kernel:?}: {report:?}");
+        // Counting too. An empty large grid's search runs deeper than a lane's stack and the pool hold
+        // together, and goes to the CPU; the generated puzzles stay on the GPU.
+        same_as_cpu(&records, Mode::Count(3), config);
+        let report = same_as_cpu(&records_from(&generated), Mode::Count(3), config);
+        assert_eq!(report.cpu_fallbacks, 0, "{cells_kernel:?}: {report:?}");
+    }
+}
+
+#[test]
+fn large_grids_that_need_guesses_match_the_cpu_on_both_kernels() {
+    // 16×16 and 25×25 emptied far enough that some need guesses, counted to 2: the team kernel's passes
+    // (every invocation looking at a slice, placing together) must find what the CPU and the lane kernel find.
+    let mut grids = Vec::new();
+    for (shape, share, count) in [("4x4", 0.65, 16), ("5x5", 0.45, 6)] {
+        let shape: BoxShape = shape.parse().unwrap();
+        for seed in 0..count {
+            grids.push(generate::puzzle(shape, 7000 + seed, share).0);
+        }
+    }
+    let records = records_from(&grids);
+    for cells_kernel in [CellsKernel::Teams, CellsKernel::Lanes] {
+        let config = ForkConfig {
+            cells_kernel,
+            ..ForkConfig::default()
+        };
+        let report = same_as_cpu(&records, Mode::Count(2), config);
+        assert!(report.kernel.guesses > 0, "{cells_kernel:?}: {report:?}");
+        assert_eq!(report.cpu_fallbacks, 0, "{cells_kernel:?}: {report:?}");
+        eprintln!("large grids, {cells_kernel:?}: {report:?}");
+    }
 }
 
 #[test]

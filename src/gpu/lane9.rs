@@ -35,6 +35,7 @@ const LAYOUT: LaneLayout = LaneLayout {
     native_lanes: 1 << 16,
     // A pass runs some 60 loop iterations, a guess or a load a few more.
     pass_iterations: 156,
+    invocations_per_lane: 1,
 };
 
 /// Twin of `Result` in the shader.

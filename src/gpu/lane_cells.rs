@@ -1,6 +1,8 @@
 //! Host side of `shaders/sudoku_lanes.wgsl`: Sudoku of any shape (4×4 to 25×25, rectangular boxes too) with
 //! one board per GPU lane, a value per cell. The batch driver sends it every shape but 9×9, which has a kernel
-//! of its own ([`super::lane9`]); the shader's header explains the kernel, `super::lanes` the driver.
+//! of its own ([`super::lane9`]); the shader's header explains the kernel, `super::lanes` the driver. A batch
+//! too small to keep the lanes busy goes to the team kernel instead ([`super::team_cells`]: a workgroup per
+//! board), which takes and gives back the same words.
 //!
 //! A puzzle goes up as its values packed four to a word (one byte each, 0 for an empty cell) and comes back as
 //! a count, flags, a live count, its guesses and the first solution packed the same way.
@@ -9,7 +11,8 @@ use std::borrow::Borrow;
 
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout};
 use super::pipeline::trusted_module;
-use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome};
+use super::sudoku_fork::{CellsKernel, ForkConfig, ForkStats, GpuOutcome};
+use super::team_cells;
 use super::{GpuContext, GpuError};
 use crate::sudoku::{BoxShape, Grid};
 
@@ -21,6 +24,13 @@ const DEFAULT_DEPTH: u32 = 16;
 const NATIVE_LANES: u32 = 1 << 17;
 /// Words of a result before the solution: count, flags, live, guesses.
 const RESULT_HEAD: usize = 4;
+/// Batches up to this size go to the team kernel ([`CellsKernel::Auto`]), and larger ones of sides from
+/// [`TEAMS_FROM_SIDE`] on: measured on an H100, teams searched 25×25 puzzles faster than lanes at every batch
+/// size (a hundred thousand: 13 ms against 43), 12×12 to 20×20 ones level or faster at a hundred thousand and
+/// faster below. Smaller shapes were not measured in large batches, and keep their lanes there.
+pub const TEAMS_UP_TO: usize = 8192;
+/// The side from which every batch goes to the team kernel ([`CellsKernel::Auto`]).
+pub const TEAMS_FROM_SIDE: usize = 12;
 
 /// How the kernel lays out a batch of `shape`.
 fn layout(shape: BoxShape) -> LaneLayout {
@@ -38,6 +48,7 @@ fn layout(shape: BoxShape) -> LaneLayout {
         native_lanes: NATIVE_LANES,
         // Two sweeps over the cells, the unit tallies, a frame stored and loaded.
         pass_iterations: 3 * side * side + 2 * frame_words(shape),
+        invocations_per_lane: 1,
     }
 }
 
@@ -47,13 +58,20 @@ fn frame_words(shape: BoxShape) -> u32 {
     (shape.cells().div_ceil(4) + 3 * shape.side() + shape.cells().div_ceil(32) + 3) as u32
 }
 
-/// Packs values four to a word, the first in the lowest byte (the shader's layout), into `words`.
+/// Packs values four to a word, the first in the lowest byte (the shader's layout), into `words`: a word is
+/// four values read as a little-endian number (a batch of a thousand 25×25 puzzles packs in a fraction of the
+/// time a byte at a time took).
 fn pack(values: &[u8], words: &mut [u32]) {
-    for (word, four) in words.iter_mut().zip(values.chunks(4)) {
-        *word = four
-            .iter()
-            .rev()
-            .fold(0, |packed, &v| (packed << 8) | u32::from(v));
+    let fours = values.chunks_exact(4);
+    let rest = fours.remainder();
+    let whole = values.len() / 4;
+    for (word, four) in words.iter_mut().zip(fours) {
+        *word = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+    }
+    if !rest.is_empty() {
+        let mut last = [0u8; 4];
+        last[..rest.len()].copy_from_slice(rest);
+        words[whole] = u32::from_le_bytes(last);
     }
 }
 
@@ -66,9 +84,10 @@ fn unpack(words: &[u32], cells: usize) -> Vec<u8> {
         .collect()
 }
 
-/// The compiled kernel, and the last batch's buffers.
+/// The compiled kernels (a board per lane, a board per team), and each one's last batch's buffers.
 pub struct LaneCellsKernel {
     lanes: LaneKernel,
+    teams: LaneKernel,
 }
 
 impl LaneCellsKernel {
@@ -91,12 +110,20 @@ impl LaneCellsKernel {
             || unsafe { trusted_module(ctx, source) },
         )
         .await?;
-        let kernel = Self { lanes };
-        // Drivers may finish compiling on the first dispatch: one puzzle now keeps that out of the first batch.
+        let teams = team_cells::compile(ctx).await?;
+        let kernel = Self { lanes, teams };
+        // Drivers may finish compiling on the first dispatch: one puzzle on each now keeps that out of the
+        // first batch.
         let warm_up = Grid::empty("2x2".parse().expect("a valid shape"));
-        kernel
-            .solve(ctx, &[warm_up], 1, ForkConfig::default(), &mut |_, _| true)
-            .await?;
+        for cells_kernel in [CellsKernel::Lanes, CellsKernel::Teams] {
+            let config = ForkConfig {
+                cells_kernel,
+                ..ForkConfig::default()
+            };
+            kernel
+                .solve(ctx, &[&warm_up], 1, config, &mut |_, _| true)
+                .await?;
+        }
         Ok(kernel)
     }
 
@@ -145,10 +172,20 @@ impl LaneCellsKernel {
             puzzles.iter().all(|p| p.borrow().shape() == shape),
             "a batch of the lane kernel holds one shape"
         );
-        self.lanes
+        let on_teams = match config.cells_kernel {
+            CellsKernel::Auto => puzzles.len() <= TEAMS_UP_TO || shape.side() >= TEAMS_FROM_SIDE,
+            CellsKernel::Lanes => false,
+            CellsKernel::Teams => true,
+        };
+        let (kernel, layout) = if on_teams {
+            (&self.teams, team_cells::layout(shape))
+        } else {
+            (&self.lanes, layout(shape))
+        };
+        kernel
             .solve_each(
                 ctx,
-                &layout(shape),
+                &layout,
                 puzzles,
                 limit,
                 config,
@@ -200,6 +237,8 @@ mod tests {
         let mut words = vec![0; 157];
         pack(&values, &mut words);
         assert_eq!(words[0], 0x0302_0100);
+        // The last word holds one value (625 = 4 × 156 + 1), the rest of it zero.
+        assert_eq!(words[156], 624 % 26);
         assert_eq!(unpack(&words, 625), values);
     }
 

@@ -1,7 +1,8 @@
-//! What the two lane kernels share: one board per GPU lane, lanes that persist across short runs, a shared
+//! What the lane kernels share: one board per GPU lane, lanes that persist across short runs, a shared
 //! pool of branches for the lanes that run out of puzzles. `shaders/sudoku_lane9.wgsl` (9×9) and
 //! `shaders/sudoku_lanes.wgsl` (every other shape) differ in how a board is held; their parameters, control
-//! block, buffers and the host's submission loop are the same, and live here.
+//! block, buffers and the host's submission loop are the same, and live here. The team kernel
+//! (`shaders/sudoku_teams.wgsl`, a workgroup per board) runs here too, each team standing for a lane.
 //!
 //! The host packs each puzzle ([`LaneLayout::puzzle_words`] words), uploads the batch once, and submits runs
 //! of the kernel — each a `publish` (one invocation that moves the shared pool's boundaries) and a `run` (every
@@ -41,7 +42,7 @@ const COPY_ALONG_BYTES: u64 = 1 << 20;
 /// once per submission.
 const RUNS_PER_SUBMISSION: u32 = 16;
 
-/// Twin of `Params` in both lane shaders (a uniform: a multiple of 16 bytes). The 9×9 kernel reads only the
+/// Twin of `Params` in the three shaders of this driver (a uniform: a multiple of 16 bytes). The 9×9 kernel reads only the
 /// first six words.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -72,7 +73,7 @@ pub struct LaneParams {
     pub max_guesses: u32,
 }
 
-/// Twin of `Control` in both lane shaders.
+/// Twin of `Control` in the three shaders of this driver.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct LaneControl {
@@ -124,6 +125,9 @@ pub(crate) struct LaneLayout {
     pub native_lanes: u32,
     /// Loop iterations a pass may take at most (bounds a run on software adapters).
     pub pass_iterations: u32,
+    /// Invocations that share one lane's board: 1 for the lane kernels, a workgroup for the team kernel
+    /// (`shaders/sudoku_teams.wgsl`, whose every workgroup is one lane to this driver).
+    pub invocations_per_lane: u32,
 }
 
 /// The sizes of one batch's lane buffers.
@@ -176,9 +180,11 @@ fn plan(config: &ForkConfig, layout: &LaneLayout, kind: AdapterKind, max_binding
         0 => layout.default_depth,
         d => d.next_power_of_two(),
     };
+    // A software or browser adapter gets as many invocations whatever the kernel; a native one the kernel's own.
+    let per_lane = layout.invocations_per_lane.max(1);
     let mut lanes = match (config.slots, kind) {
-        (0, AdapterKind::Software) => SOFTWARE_LANES,
-        (0, AdapterKind::Browser) => BROWSER_LANES,
+        (0, AdapterKind::Software) => SOFTWARE_LANES / per_lane,
+        (0, AdapterKind::Browser) => BROWSER_LANES / per_lane,
         (0, AdapterKind::Native) => layout.native_lanes,
         (n, _) => n,
     }
@@ -332,6 +338,8 @@ impl LaneKernel {
             .max_storage_buffer_binding_size
             .min(ctx.limits.max_buffer_size);
         let plan = plan(&config, layout, kind, max_binding);
+        // A workgroup holds GROUP lanes of a lane kernel, one of the team kernel.
+        let lanes_per_group = (GROUP / layout.invocations_per_lane.max(1)).max(1);
         let puzzle_bytes = u64::from(n) * layout.puzzle_words as u64 * 4;
         let result_bytes = u64::from(n) * layout.result_words as u64 * 4;
         let started = Instant::now();
@@ -396,7 +404,7 @@ impl LaneKernel {
                     pass.set_pipeline(&self.publish);
                     pass.dispatch_workgroups(1, 1, 1);
                     pass.set_pipeline(&self.run);
-                    pass.dispatch_workgroups(plan.lanes.div_ceil(GROUP), 1, 1);
+                    pass.dispatch_workgroups(plan.lanes.div_ceil(lanes_per_group), 1, 1);
                 }
             }
             encoder.copy_buffer_to_buffer(
@@ -527,10 +535,12 @@ fn upload(
     words: usize,
     pack: &(impl Fn(usize, &mut [u32]) + Sync),
 ) -> Result<(), GpuError> {
-    const RUN: usize = 4096;
+    // Runs of about 48 KiB: 4,096 9×9 puzzles, 313 25×25 ones (a batch of a thousand of those is packed on
+    // four cores, not one).
+    let run_len = (12 * 4096 / words.max(1)).clamp(64, 4096);
     let write = |run: usize| {
-        let first = run * RUN;
-        let len = RUN.min(count - first);
+        let first = run * run_len;
+        let len = run_len.min(count - first);
         let mut packed = vec![0u32; len * words];
         for (k, to) in packed.chunks_exact_mut(words).enumerate() {
             pack(first + k, to);
@@ -544,7 +554,7 @@ fn upload(
             .copy_from_slice(bytemuck::cast_slice(&packed));
         Ok(())
     };
-    let runs = count.div_ceil(RUN);
+    let runs = count.div_ceil(run_len);
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
@@ -682,12 +692,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_shaders_declare_the_same_params_and_control() {
-        for wgsl in [
-            include_str!("../../shaders/sudoku_lane9.wgsl"),
-            include_str!("../../shaders/sudoku_lanes.wgsl"),
+    fn every_shader_of_the_driver_declares_the_same_params_and_control() {
+        for (wgsl, per_lane) in [
+            (include_str!("../../shaders/sudoku_lane9.wgsl"), 1),
+            (include_str!("../../shaders/sudoku_lanes.wgsl"), 1),
+            (
+                include_str!("../../shaders/sudoku_teams.wgsl"),
+                super::super::team_cells::TEAM,
+            ),
         ] {
-            assert!(wgsl.contains(&format!("@workgroup_size({GROUP})")));
+            // A lane kernel's workgroup is GROUP lanes, the team kernel's one team.
+            let size = if per_lane == 1 { GROUP } else { per_lane };
+            assert!(wgsl.contains(&format!("@workgroup_size({size})")));
             let fields = |name: &str| -> Vec<String> {
                 let body = wgsl.split(&format!("struct {name} {{")).nth(1).unwrap();
                 let body = body.split('}').next().unwrap();
@@ -716,6 +732,7 @@ mod tests {
             default_depth,
             native_lanes: 1 << 16,
             pass_iterations: 64,
+            invocations_per_lane: 1,
         }
     }
 

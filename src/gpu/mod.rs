@@ -15,6 +15,7 @@ pub mod queens_many;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;
+mod team_cells;
 pub mod uniqueness;
 
 pub use context::GpuContext;

@@ -15,6 +15,8 @@ pub struct ForkConfig {
     /// The guess budget of a puzzle: the kernel of large and odd shapes hands a puzzle past it to the CPU, whose
     /// budget it is too (see [`crate::sudoku::solver::Solver::max_guesses`]).
     pub max_guesses: u64,
+    /// Which kernel searches shapes other than 9×9.
+    pub cells_kernel: CellsKernel,
 }
 
 impl Default for ForkConfig {
@@ -23,8 +25,21 @@ impl Default for ForkConfig {
             slots: 0,
             stack_depth: 0,
             max_guesses: crate::sudoku::solver::DEFAULT_MAX_GUESSES,
+            cells_kernel: CellsKernel::Auto,
         }
     }
+}
+
+/// Which kernel searches a batch of a shape other than 9×9 ([`super::lane_cells`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellsKernel {
+    /// Teams for a batch too small to keep the lanes busy, lanes for a larger one.
+    #[default]
+    Auto,
+    /// One board per invocation (`shaders/sudoku_lanes.wgsl`): the most boards at once.
+    Lanes,
+    /// One board per workgroup (`shaders/sudoku_teams.wgsl`): each board searched soonest.
+    Teams,
 }
 
 /// What the GPU found for one puzzle.

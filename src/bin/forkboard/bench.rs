@@ -287,6 +287,9 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
     let mut gpu = wants(|e| matches!(e, Engine::Gpu | Engine::Auto))
         .then(|| Engines::new(Engine::Gpu, args.gpu_slots, DEFAULT_MAX_GUESSES))
         .transpose()?;
+    if let Some(gpu) = gpu.as_mut() {
+        gpu.set_cells_kernel(args.cells_kernel.into());
+    }
     let sets = load_sets(&args)?;
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;

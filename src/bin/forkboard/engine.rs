@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use forkboard::gpu::lane9::Lane9Result;
 use forkboard::gpu::nine_batch::solve_packed_nines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
-use forkboard::gpu::sudoku_fork::ForkConfig;
+use forkboard::gpu::sudoku_fork::{CellsKernel, ForkConfig};
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
@@ -161,6 +161,11 @@ impl Engines {
                 .flat_map_iter(|piece| engines.answer_nines_on_this_thread(piece, mode))
                 .collect(),
         ))
+    }
+
+    /// Which GPU kernel searches shapes other than 9×9 (`bench --cells-kernel`).
+    pub fn set_cells_kernel(&mut self, kernel: CellsKernel) {
+        self.config.cells_kernel = kernel;
     }
 
     /// The CPU solver's guess budget per puzzle (0: none).

@@ -80,6 +80,27 @@ struct InputArgs {
 }
 
 /// The solving engine.
+/// `bench --cells-kernel`: which GPU kernel searches shapes other than 9×9.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CellsKernelArg {
+    /// Teams for small batches, lanes for large ones.
+    Auto,
+    /// One board per lane.
+    Lanes,
+    /// One board per team of invocations (a workgroup).
+    Teams,
+}
+
+impl From<CellsKernelArg> for forkboard::gpu::sudoku_fork::CellsKernel {
+    fn from(arg: CellsKernelArg) -> Self {
+        match arg {
+            CellsKernelArg::Auto => Self::Auto,
+            CellsKernelArg::Lanes => Self::Lanes,
+            CellsKernelArg::Teams => Self::Teams,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Engine {
     /// The CPU solver on every core.
@@ -218,6 +239,10 @@ struct BenchArgs {
     /// The GPU's boards in flight (as `solve --gpu-slots`; default: from the batch and the device).
     #[arg(long, value_name = "N", default_value_t = 0)]
     gpu_slots: u32,
+    /// The GPU kernel for shapes other than 9×9: a board per lane, a board per team (workgroup), or teams for
+    /// small batches and lanes for large ones.
+    #[arg(long, value_enum, default_value = "auto")]
+    cells_kernel: CellsKernelArg,
     /// N-Queens sizes to count on both engines, A..B, or `none`.
     #[arg(long, default_value = "8..16")]
     queens: String,

@@ -1,0 +1,704 @@
+// Sudoku of every shape but 9×9, one board per workgroup (a team of TEAM invocations).
+//
+// The lane kernel of cells (`sudoku_lanes.wgsl`) gives each board one invocation. That fills a GPU only with tens
+// of thousands of boards; a batch of a thousand 25×25 puzzles leaves most of the chip idle and lasts as long as
+// its slowest board's search on one invocation (17 ms on an H100). Here a team shares each pass of one board:
+// every invocation looks at a slice of the cells (naked singles) and of the units (hidden singles), and the
+// team applies what they found together. A board is searched as the lane kernel searches it — the same passes'
+// conclusions, the same guess (the open cell with fewest candidates, lowest digit first), the same stack of
+// saved boards, pool of branches for idle teams, guess budget and dropped stack feet — only each pass is spread
+// over the team, and the host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
+//
+// One pass, in four steps with a barrier after each:
+// 1. Candidates. Each invocation works out the candidates of a slice of the open cells and keeps them in the
+//    cell's word, noting naked singles (to `pending`, the digits found forced per cell), dead cells, open cells
+//    and the open cell with fewest candidates.
+// 2. Hidden singles. Each invocation tallies a slice of the units over those words: a digit that one cell of a
+//    unit may take goes to `pending` for that cell; a digit that none may take, in a unit that lacks it, is a
+//    dead end. Steps 1 and 2 only read the board as it stood, so no invocation sees another's half-done work.
+// 3. Place. Each cell with a pending digit takes it, and ORs it into its three units' masks (`used`, atomics).
+//    Everything found in steps 1 and 2 follows from the same board, so two findings that disagree — a cell
+//    given two digits, a unit given one digit twice (the OR's old value already has it) — mean it was dead.
+// 4. Judge. Invocation 0 turns the flags into the pass's verdict, which the team reads with
+//    `workgroupUniformLoad` (its value is uniform, so the team's control flow stays uniform, as barriers need).
+//
+// Control (claiming work, the pool, results' atomics) is done by invocation 0 alone and broadcast the same way.
+// Frames in storage memory are copied by every invocation over one partition of their words (word j by
+// invocation j mod TEAM), so each word is written and later read by the same invocation within a run; the three
+// words after the board (guessed cell, untried digits, tag) belong to invocation 0. Between runs, and from one
+// team to another through the pool, the end of a dispatch makes the writes visible, as in the lane kernels.
+//
+// Layout mirrors `src/gpu/lanes.rs` (LaneParams, LaneControl) and `src/gpu/lane_teams.rs`. A frame is the
+// values packed four to a word (a byte each, 0 for an empty cell), the 3N unit masks, then the guessed cell, its
+// untried digits and a tag (a pooled frame's puzzle). A result is count, flags, live, guesses, then the first
+// solution packed like the values.
+
+struct Params {
+    puzzles: u32,      // puzzles in the batch
+    limit: u32,        // solutions wanted per puzzle (1: the first)
+    lanes: u32,        // teams that work (one workgroup each)
+    depth: u32,        // stack frames per team, a power of two
+    pool: u32,         // frames in the shared pool, a power of two
+    budget: u32,       // passes per team in one dispatch
+    side: u32,         // N, at most 25
+    box_rows: u32,     // R
+    box_cols: u32,     // C
+    frame_words: u32,  // words in a frame
+    result_words: u32, // words in a result
+    max_guesses: u32,  // guesses per puzzle before it goes to the host
+}
+
+struct Control {
+    next_puzzle: atomic<u32>,  // puzzles handed out (claims may run past `puzzles`)
+    finished: atomic<u32>,     // puzzles whose last branch has ended
+    pool_head: atomic<u32>,    // next pooled frame to take (claims may run past pool_tail; publish clamps)
+    pool_claim: atomic<u32>,   // next pool slot to fill (claims may run past write_limit; publish clamps)
+    pool_tail: u32,            // frames below this may be taken in this dispatch
+    write_limit: u32,          // slots below this may be filled in this dispatch (pool_head + pool at publish)
+    quota: u32,                // branches each team may give away in this dispatch
+    busy: atomic<u32>,         // teams that parked a board at the end of the last run
+    guesses: atomic<u32>,      // statistics (the host resets it before each submission)
+    donated: atomic<u32>,      // statistics: branches given to the pool
+    pad0: u32,
+    pad1: u32,
+}
+
+const DONE: u32 = 1u;
+const OVERFLOW: u32 = 2u;
+const PRUNED: u32 = 4u;  // a branch was dropped for want of room: unless the count is reached, the host re-solves
+
+// Words of a result.
+const COUNT: u32 = 0u;
+const FLAGS: u32 = 1u;
+const LIVE: u32 = 2u;
+const GUESSES: u32 = 3u;
+const SOLUTION: u32 = 4u;
+
+const PROGRESS: u32 = 0u;
+const STUCK: u32 = 1u;
+const DEAD: u32 = 2u;
+const SOLVED: u32 = 3u;
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> puzzles: array<u32>;            // packed values, `value_words()` each
+@group(0) @binding(2) var<storage, read_write> results: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> control: Control;
+@group(0) @binding(4) var<storage, read_write> lanes: array<vec4<u32>>;  // per team: (puzzle + 1 or 0, depth, bottom, forked)
+@group(0) @binding(5) var<storage, read_write> frames: array<u32>;
+
+// Invocations per team. The host dispatches one workgroup per team (`lanes_per_group` 1 in its layout).
+const TEAM: u32 = 128u;
+
+// The team's board: per cell, PLACED and its digit as a bit once placed, else its candidates as step 1 of the
+// last pass found them (one word serves both, which keeps a team's workgroup memory at 5.6 KB for 25×25);
+// per unit (rows, then columns, then boxes), the digits placed in it. 25 × 25 cells and 3 × 25 units at most
+// (`BoxShape` allows no larger side).
+const PLACED: u32 = 0x80000000u;
+var<workgroup> cell: array<u32, 625>;
+var<workgroup> used: array<atomic<u32>, 75>;
+// Step 1's findings: the digits forced into each cell (step 2 clears them as it places them).
+var<workgroup> pending: array<atomic<u32>, 625>;
+// Step 1's flags: a dead end seen, a digit found, an open cell seen, the open cell with fewest candidates as
+// (candidates << 16) | cell.
+var<workgroup> dead: atomic<u32>;
+var<workgroup> moved: atomic<u32>;
+var<workgroup> any_open: atomic<u32>;
+var<workgroup> fewest: atomic<u32>;
+// Words invocation 0 broadcasts with `workgroupUniformLoad` (a verdict, a claim, a decision).
+var<workgroup> order: vec4<u32>;
+
+// This invocation's index in its team.
+var<private> me: u32;
+// ⌈2^16 / x⌉ for x = N, R, C and N / C (set by `run`): for the x ≤ 25 and the i < 625 met here, (i · m) >> 16
+// is i / x exactly (the rounding adds less than 625 / 2^16 to a quotient whose fraction is at most 24/25).
+var<private> by_side: u32;
+var<private> by_box_rows: u32;
+var<private> by_box_cols: u32;
+var<private> by_across: u32;
+
+fn all_digits() -> u32 {
+    return (1u << params.side) - 1u;
+}
+
+fn value_words() -> u32 {
+    return (params.side * params.side + 3u) / 4u;
+}
+
+// Frame words of the board (values and unit masks); the guessed cell, untried digits and tag follow.
+fn board_words() -> u32 {
+    return value_words() + 3u * params.side;
+}
+
+struct Units {
+    row: u32,
+    column: u32,
+    box: u32,
+}
+
+fn units_of(i: u32) -> Units {
+    let r = (i * by_side) >> 16u;
+    let c = i - r * params.side;
+    let b = ((r * by_box_rows) >> 16u) * (params.side / params.box_cols) + ((c * by_box_cols) >> 16u);
+    return Units(r, c, b);
+}
+
+// The digits open cell `i` may still take.
+fn candidates(i: u32) -> u32 {
+    let u = units_of(i);
+    let n = params.side;
+    let taken = atomicLoad(&used[u.row]) | atomicLoad(&used[n + u.column]) | atomicLoad(&used[2u * n + u.box]);
+    return all_digits() & ~taken;
+}
+
+// Unit `u`'s cells are `first + a·N + b` for a·width + b < N, b < width: a row is one line of N, a column N
+// lines of one, a box R lines of C.
+fn unit_first(u: u32) -> u32 {
+    let n = params.side;
+    if u < n {
+        return u * n;
+    }
+    if u < 2u * n {
+        return u - n;
+    }
+    let b = u - 2u * n;
+    let band = (b * by_across) >> 16u;
+    let across = n / params.box_cols;
+    return band * params.box_rows * n + (b - band * across) * params.box_cols;
+}
+
+fn unit_width(u: u32) -> u32 {
+    let n = params.side;
+    if u < n {
+        return n;
+    }
+    if u < 2u * n {
+        return 1u;
+    }
+    return params.box_cols;
+}
+
+// Places `bit` in cell `i` (invocation 0, between barriers).
+fn place(i: u32, bit: u32) {
+    let u = units_of(i);
+    let n = params.side;
+    cell[i] = PLACED | bit;
+    atomicOr(&used[u.row], bit);
+    atomicOr(&used[n + u.column], bit);
+    atomicOr(&used[2u * n + u.box], bit);
+}
+
+// Step 1 for unit `u`: its hidden singles go to `pending`; a digit that no cell may take and the unit does not
+// hold makes the board dead.
+fn look_at_unit(u: u32) {
+    let n = params.side;
+    let first = unit_first(u);
+    let width = unit_width(u);
+    var once = 0u;
+    var twice = 0u;
+    var line = 0u;
+    var along = 0u;
+    for (var k = 0u; k < n; k++) {
+        // (A placed cell's word is PLACED and one digit, which the unit holds: masked off below.)
+        let m = cell[first + line + along];
+        twice |= once & m;
+        once |= m;
+        along++;
+        if along == width {
+            along = 0u;
+            line += n;
+        }
+    }
+    let have = atomicLoad(&used[u]);
+    if ((once | have) & all_digits()) != all_digits() {
+        atomicStore(&dead, 1u);
+    }
+    let lone = once & ~twice & ~have & all_digits();
+    if lone == 0u {
+        return;
+    }
+    line = 0u;
+    along = 0u;
+    for (var k = 0u; k < n; k++) {
+        let i = first + line + along;
+        let m = cell[i];
+        let hit = m & lone;
+        if hit != 0u && (m & PLACED) == 0u {
+            atomicOr(&pending[i], hit);
+            atomicStore(&moved, 1u);
+        }
+        along++;
+        if along == width {
+            along = 0u;
+            line += n;
+        }
+    }
+}
+
+// One pass over the board (the header's three steps). Returns (status, fewest, stop, 0): `fewest` the open cell
+// with fewest candidates as (candidates << 16) | cell, `stop` set when the branch is forked (`forked`) and its
+// puzzle `i` has been finished or handed back by another branch (invocation 0 has then ended this branch).
+fn propagate(i: u32, forked: u32) -> vec4<u32> {
+    let n = params.side;
+    let cells = n * n;
+    workgroupBarrier();
+    // 1. Candidates and naked singles over a slice of the cells.
+    var open = 0u;
+    var best = 0xFFFFFFFFu;
+    for (var c = me; c < cells; c += TEAM) {
+        if (cell[c] & PLACED) == 0u {
+            open = 1u;
+            let m = candidates(c);
+            cell[c] = m;
+            if m == 0u {
+                atomicStore(&dead, 1u);
+            } else if (m & (m - 1u)) == 0u {
+                atomicOr(&pending[c], m);
+                atomicStore(&moved, 1u);
+            } else {
+                best = min(best, (countOneBits(m) << 16u) | c);
+            }
+        }
+    }
+    if open != 0u {
+        atomicStore(&any_open, 1u);
+    }
+    if best != 0xFFFFFFFFu {
+        atomicMin(&fewest, best);
+    }
+    workgroupBarrier();
+    // 2. Hidden singles over a slice of the units.
+    for (var u = me; u < 3u * n; u += TEAM) {
+        look_at_unit(u);
+    }
+    workgroupBarrier();
+    // 3. Place (the same slice of cells as step 1).
+    for (var c = me; c < cells; c += TEAM) {
+        let p = atomicLoad(&pending[c]);
+        if p != 0u {
+            atomicStore(&pending[c], 0u);
+            if (p & (p - 1u)) != 0u {
+                atomicStore(&dead, 1u);
+            } else {
+                let u = units_of(c);
+                cell[c] = PLACED | p;
+                let before = atomicOr(&used[u.row], p) | atomicOr(&used[n + u.column], p)
+                    | atomicOr(&used[2u * n + u.box], p);
+                if (before & p) != 0u {
+                    atomicStore(&dead, 1u);
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+    // 4. Judge.
+    if me == 0u {
+        var status = STUCK;
+        if atomicLoad(&dead) != 0u {
+            status = DEAD;
+        } else if atomicLoad(&moved) != 0u {
+            status = PROGRESS;
+        } else if atomicLoad(&any_open) == 0u {
+            status = SOLVED;
+        }
+        var stop = 0u;
+        if forked != 0u && (atomicLoad(&results[result_word(i, FLAGS)]) & (DONE | OVERFLOW)) != 0u {
+            end_branch(i);
+            stop = 1u;
+        }
+        order = vec4<u32>(status, atomicLoad(&fewest), stop, 0u);
+        atomicStore(&dead, 0u);
+        atomicStore(&moved, 0u);
+        atomicStore(&any_open, 0u);
+        atomicStore(&fewest, 0xFFFFFFFFu);
+    }
+    return workgroupUniformLoad(&order);
+}
+
+// The values of cells 4w..4w+3 packed a byte each (0 for an open cell).
+fn packed_values(w: u32) -> u32 {
+    let cells = params.side * params.side;
+    var word = 0u;
+    for (var k = 0u; k < 4u; k++) {
+        let at = 4u * w + k;
+        if at < cells && (cell[at] & PLACED) != 0u {
+            word |= (firstTrailingBit(cell[at] & ~PLACED) + 1u) << (8u * k);
+        }
+    }
+    return word;
+}
+
+// Unpacks values word `w` onto the board's cells.
+fn unpack_values(w: u32, word: u32) {
+    let cells = params.side * params.side;
+    for (var k = 0u; k < 4u; k++) {
+        let at = 4u * w + k;
+        if at < cells {
+            // A value v becomes PLACED and bit v − 1; 0 (open) becomes no candidates (step 1 finds them).
+            let v = (word >> (8u * k)) & 0xFFu;
+            cell[at] = select(0u, PLACED | (1u << (v - 1u)), v != 0u);
+        }
+    }
+}
+
+// The team's board into frame `at` (board words only).
+fn store_board(at: u32) {
+    workgroupBarrier();
+    let base = at * params.frame_words;
+    let values = value_words();
+    for (var j = me; j < board_words(); j += TEAM) {
+        if j < values {
+            frames[base + j] = packed_values(j);
+        } else {
+            frames[base + j] = atomicLoad(&used[j - values]);
+        }
+    }
+    workgroupBarrier();
+}
+
+// The team's board from frame `at`.
+fn load_board(at: u32) {
+    workgroupBarrier();
+    let base = at * params.frame_words;
+    let values = value_words();
+    for (var j = me; j < board_words(); j += TEAM) {
+        if j < values {
+            unpack_values(j, frames[base + j]);
+        } else {
+            atomicStore(&used[j - values], frames[base + j]);
+        }
+    }
+    workgroupBarrier();
+}
+
+// Frame `source_frame`'s board and guess words into frame `dest_frame` (the tag is the caller's).
+fn copy_frame(source_frame: u32, dest_frame: u32) {
+    let source = source_frame * params.frame_words;
+    let dest = dest_frame * params.frame_words;
+    for (var j = me; j < board_words(); j += TEAM) {
+        frames[dest + j] = frames[source + j];
+    }
+    if me == 0u {
+        let g = board_words();
+        frames[dest + g] = frames[source + g];
+        frames[dest + g + 1u] = frames[source + g + 1u];
+    }
+}
+
+// On a stuck board: cell `guessed` takes its lowest candidate; the board before it, with the others untried,
+// goes to frame `at`.
+fn guess(at: u32, guessed: u32) {
+    store_board(at);
+    if me == 0u {
+        let open = candidates(guessed);
+        let bit = open & (~open + 1u);
+        let g = at * params.frame_words + board_words();
+        frames[g] = guessed;
+        frames[g + 1u] = open ^ bit;
+        frames[g + 2u] = 0u;
+        place(guessed, bit);
+    }
+}
+
+// Back to frame `at`: its board, with its guessed cell given the next untried digit. Returns whether that was
+// the last one (the frame is then used up); otherwise the frame keeps the digits still untried.
+fn resume(at: u32) -> bool {
+    load_board(at);
+    if me == 0u {
+        let g = at * params.frame_words + board_words();
+        let guessed = frames[g];
+        let untried = frames[g + 1u];
+        let bit = untried & (~untried + 1u);
+        let left = untried ^ bit;
+        if left != 0u {
+            frames[g + 1u] = left;
+        }
+        place(guessed, bit);
+        order = vec4<u32>(select(0u, 1u, left == 0u), 0u, 0u, 0u);
+    }
+    return workgroupUniformLoad(&order).x != 0u;
+}
+
+// The board of puzzle `i`: its givens placed. Givens that clash (the host never sends such a puzzle) leave the
+// board dead at the first pass.
+fn start(i: u32) {
+    let n = params.side;
+    let base = i * value_words();
+    workgroupBarrier();
+    for (var w = me; w < value_words(); w += TEAM) {
+        unpack_values(w, puzzles[base + w]);
+    }
+    workgroupBarrier();
+    for (var u = me; u < 3u * n; u += TEAM) {
+        let first = unit_first(u);
+        let width = unit_width(u);
+        var once = 0u;
+        var twice = 0u;
+        var line = 0u;
+        var along = 0u;
+        for (var k = 0u; k < n; k++) {
+            let v = cell[first + line + along] & ~PLACED;
+            twice |= once & v;
+            once |= v;
+            along++;
+            if along == width {
+                along = 0u;
+                line += n;
+            }
+        }
+        atomicStore(&used[u], once);
+        if twice != 0u {
+            atomicStore(&dead, 1u);
+        }
+    }
+}
+
+// Puzzle `i`'s first solution, packed like its values.
+fn write_solution(i: u32) {
+    workgroupBarrier();
+    let base = i * params.result_words + SOLUTION;
+    for (var w = me; w < value_words(); w += TEAM) {
+        atomicStore(&results[base + w], packed_values(w));
+    }
+}
+
+fn result_word(i: u32, word: u32) -> u32 {
+    return i * params.result_words + word;
+}
+
+// Ends one branch of puzzle `i` (invocation 0); the last one finishes the puzzle. A puzzle that dropped a branch
+// and did not reach its count is not answered: it goes to the host.
+fn end_branch(i: u32) {
+    if atomicSub(&results[result_word(i, LIVE)], 1u) == 1u {
+        if (atomicLoad(&results[result_word(i, FLAGS)]) & (PRUNED | DONE)) == PRUNED {
+            atomicOr(&results[result_word(i, FLAGS)], OVERFLOW);
+        }
+        atomicAdd(&control.finished, 1u);
+    }
+}
+
+fn pool_frame(n: u32) -> u32 {
+    return params.lanes * params.depth + (n & (params.pool - 1u));
+}
+
+// Gives the stack frame `source` (a branch of puzzle `i`) to the pool, if the pool has room.
+fn donate(source: u32, i: u32) -> bool {
+    if me == 0u {
+        var slot = 0u;
+        var room = 0u;
+        if atomicLoad(&control.pool_claim) < control.write_limit {
+            slot = atomicAdd(&control.pool_claim, 1u);
+            room = select(0u, 1u, slot < control.write_limit);
+        }
+        order = vec4<u32>(room, slot, 0u, 0u);
+    }
+    let claim = workgroupUniformLoad(&order);
+    if claim.x == 0u {
+        return false;
+    }
+    let slot = pool_frame(claim.y);
+    copy_frame(source, slot);
+    if me == 0u {
+        frames[slot * params.frame_words + board_words() + 2u] = i;
+        atomicAdd(&results[result_word(i, LIVE)], 1u);
+        atomicAdd(&control.donated, 1u);
+    }
+    return true;
+}
+
+// New work for an idle team (invocation 0): a pooled branch first (its puzzle is under way), else the next
+// puzzle. Returns (puzzle + 1 or 0 when there is none, the pool slot, 1 for a pooled branch, 0).
+fn claim_work() -> vec4<u32> {
+    if atomicLoad(&control.pool_head) < control.pool_tail {
+        let n = atomicAdd(&control.pool_head, 1u);
+        if n < control.pool_tail {
+            let tag = frames[pool_frame(n) * params.frame_words + board_words() + 2u];
+            return vec4<u32>(tag + 1u, n, 1u, 0u);
+        }
+    }
+    if atomicLoad(&control.next_puzzle) < params.puzzles {
+        let i = atomicAdd(&control.next_puzzle, 1u);
+        if i < params.puzzles {
+            atomicStore(&results[result_word(i, LIVE)], 1u);
+            return vec4<u32>(i + 1u, 0u, 0u, 0u);
+        }
+    }
+    return vec4<u32>(0u);
+}
+
+@compute @workgroup_size(128)
+fn run(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) index: u32) {
+    let team = group.x;
+    if team >= params.lanes {
+        return;
+    }
+    me = index;
+    let n = params.side;
+    by_side = (65535u + n) / n;
+    by_box_rows = (65535u + params.box_rows) / params.box_rows;
+    by_box_cols = (65535u + params.box_cols) / params.box_cols;
+    let across = n / params.box_cols;
+    by_across = (65535u + across) / across;
+    for (var c = me; c < n * n; c += TEAM) {
+        atomicStore(&pending[c], 0u);
+    }
+    if me == 0u {
+        atomicStore(&dead, 0u);
+        atomicStore(&moved, 0u);
+        atomicStore(&any_open, 0u);
+        atomicStore(&fewest, 0xFFFFFFFFu);
+        order = lanes[team];
+    }
+    let parked = workgroupUniformLoad(&order);
+    if me == 0u {
+        order = vec4<u32>(control.quota, 0u, 0u, 0u);
+    }
+    var quota = workgroupUniformLoad(&order).x;
+    var held = parked.x;
+    var depth = parked.y;
+    var bottom = parked.z;
+    var forked = parked.w;
+    let stack = team * params.depth;
+    let ring = params.depth - 1u;
+    let park = params.lanes * params.depth + params.pool + team;
+    if held != 0u {
+        load_board(park);
+    }
+    var guesses = 0u;
+    for (var step = 0u; step < params.budget; step++) {
+        if held == 0u {
+            if me == 0u {
+                order = claim_work();
+            }
+            let claim = workgroupUniformLoad(&order);
+            if claim.x == 0u {
+                break;
+            }
+            held = claim.x;
+            depth = 0u;
+            bottom = 0u;
+            forked = claim.z;
+            if forked != 0u {
+                copy_frame(pool_frame(claim.y), stack);
+                if !resume(stack) {
+                    depth = 1u;
+                }
+            } else {
+                start(held - 1u);
+            }
+        }
+        let i = held - 1u;
+        // Teams are idling: the branch at the foot of the stack goes to them.
+        if quota != 0u && depth != bottom {
+            if donate(stack + (bottom & ring), i) {
+                bottom++;
+                quota--;
+                forked = 1u;
+            } else {
+                quota = 0u;
+            }
+        }
+        let verdict = propagate(i, forked);
+        if verdict.z != 0u {
+            // Another branch finished the puzzle (or sent it to the host): this one has stopped.
+            held = 0u;
+            continue;
+        }
+        let status = verdict.x;
+        if status == PROGRESS {
+            continue;
+        }
+        if status == STUCK {
+            // Past the guess budget the host takes the puzzle over (and gives up on it as the CPU would).
+            if me == 0u {
+                let over = atomicAdd(&results[result_word(i, GUESSES)], 1u) >= params.max_guesses;
+                if over {
+                    atomicOr(&results[result_word(i, FLAGS)], OVERFLOW);
+                    end_branch(i);
+                }
+                order = vec4<u32>(select(0u, 1u, over), 0u, 0u, 0u);
+            }
+            if workgroupUniformLoad(&order).x != 0u {
+                held = 0u;
+                continue;
+            }
+            if depth - bottom == params.depth {
+                // A full stack: its foot goes to the pool, or is dropped (see the lane kernel's note).
+                if donate(stack + (bottom & ring), i) {
+                    forked = 1u;
+                } else if me == 0u {
+                    atomicOr(&results[result_word(i, FLAGS)], PRUNED);
+                }
+                bottom++;
+            }
+            guess(stack + (depth & ring), verdict.y & 0xFFFFu);
+            depth++;
+            guesses++;
+            continue;
+        }
+        if status == SOLVED {
+            if me == 0u {
+                let found = atomicAdd(&results[result_word(i, COUNT)], 1u);
+                order = vec4<u32>(found, 0u, 0u, 0u);
+            }
+            let found = workgroupUniformLoad(&order).x;
+            if found == 0u {
+                write_solution(i);
+            }
+            if found + 1u >= params.limit {
+                if me == 0u {
+                    atomicOr(&results[result_word(i, FLAGS)], DONE);
+                    end_branch(i);
+                }
+                held = 0u;
+                continue;
+            }
+        }
+        // Dead, or solved with more to count: back to the last branch waiting.
+        if depth != bottom {
+            if resume(stack + ((depth - 1u) & ring)) {
+                depth--;
+            }
+        } else {
+            if me == 0u {
+                end_branch(i);
+            }
+            held = 0u;
+        }
+    }
+    if me == 0u {
+        lanes[team] = vec4<u32>(held, depth, bottom, forked);
+        if held != 0u {
+            atomicAdd(&control.busy, 1u);
+        }
+        if guesses != 0u {
+            atomicAdd(&control.guesses, guesses);
+        }
+    }
+    if held != 0u {
+        store_board(park);
+    }
+}
+
+// Between two runs: the pool's boundaries move and busy teams get a quota of branches to give (the lane
+// kernels' `publish`, word for word).
+@compute @workgroup_size(1)
+fn publish() {
+    var head = min(atomicLoad(&control.pool_head), control.pool_tail);
+    var tail = min(atomicLoad(&control.pool_claim), control.write_limit);
+    let turns = head & ~(params.pool - 1u);
+    head -= turns;
+    tail -= turns;
+    atomicStore(&control.pool_head, head);
+    atomicStore(&control.pool_claim, tail);
+    control.pool_tail = tail;
+    control.write_limit = head + params.pool;
+    let waiting = tail - head;
+    let busy = atomicLoad(&control.busy);
+    atomicStore(&control.busy, 0u);
+    let unstarted = params.puzzles - min(atomicLoad(&control.next_puzzle), params.puzzles);
+    var quota = 0u;
+    if unstarted + waiting < params.lanes {
+        quota = clamp((params.lanes - unstarted - waiting) / max(busy, 1u), 1u, 16u);
+    }
+    control.quota = quota;
+}

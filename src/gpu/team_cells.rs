@@ -1,0 +1,92 @@
+//! Host side of `shaders/sudoku_teams.wgsl`: Sudoku of any shape but 9×9 with one board per workgroup, a team
+//! of [`TEAM`] invocations sharing each pass. The lane driver ([`super::lanes`]) runs it as it runs the lane
+//! kernels, a team standing for a lane; puzzles and results are packed as for the lane kernel of cells
+//! ([`super::lane_cells`], which picks between the two).
+
+use super::lanes::{LaneKernel, LaneLayout};
+use super::pipeline::trusted_module;
+use super::{GpuContext, GpuError};
+use crate::sudoku::BoxShape;
+
+/// Invocations per team (`TEAM` and `@workgroup_size` in the shader).
+pub(crate) const TEAM: u32 = 128;
+/// Stack frames per team by default (as the lane kernel of cells: deeper searches give their feet to the pool).
+const DEFAULT_DEPTH: u32 = 16;
+/// Teams on a hardware adapter natively: an H100 runs 132 cores × (2,048 invocations ÷ 128) = 2,112 teams at
+/// most, fewer for the workgroup memory each takes (5.6 KB for 25×25). Measured there on a thousand 25×25
+/// puzzles: 1,024, 2,048 and 4,096 teams within noise of each other.
+const NATIVE_TEAMS: u32 = 2048;
+/// Words of a result before the solution: count, flags, live, guesses (as the lane kernel of cells).
+const RESULT_HEAD: usize = 4;
+
+/// How the team kernel lays out a batch of `shape`.
+pub(crate) fn layout(shape: BoxShape) -> LaneLayout {
+    let side = shape.side() as u32;
+    let cells = shape.cells() as u32;
+    let packed = cells.div_ceil(4);
+    let board = packed + 3 * side;
+    LaneLayout {
+        side,
+        box_rows: shape.rows() as u32,
+        box_cols: shape.cols() as u32,
+        puzzle_words: packed as usize,
+        result_words: RESULT_HEAD + packed as usize,
+        // The packed values, the unit masks, the guessed cell, its untried digits, a tag.
+        frame_words: board + 3,
+        default_depth: DEFAULT_DEPTH,
+        native_lanes: NATIVE_TEAMS,
+        // Per invocation and pass: two slices of the cells, a slice of the units (two sweeps of N cells each),
+        // a board stored or loaded (four cells a word), and a few more.
+        pass_iterations: 2 * cells.div_ceil(TEAM)
+            + (3 * side).div_ceil(TEAM) * 2 * side
+            + 8 * board.div_ceil(TEAM)
+            + 16,
+        invocations_per_lane: TEAM,
+    }
+}
+
+/// Compiles the team kernel; validation errors come back as [`GpuError::Api`].
+pub(crate) async fn compile(ctx: &GpuContext) -> Result<LaneKernel, GpuError> {
+    let source = wgpu::include_wgsl!("../../shaders/sudoku_teams.wgsl");
+    // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
+    // `params.puzzles` (claims past it are refused before use), times the word counts the driver sizes the
+    // `puzzles` and `results` buffers with, plus a word below them. Team indexes are below `params.lanes` (the
+    // driver dispatches that many workgroups; `run` returns at once in any other). Frame indexes are the lane
+    // kernels' (stack, pool and parking slots below `lanes::Plan::frames`), times `frame_words`, plus a word
+    // below `frame_words`. The workgroup arrays are sized for 25×25 (`BoxShape` allows no larger side): cell
+    // indexes below N² ≤ 625 (slices stop at N²; a unit's cells are `first + a·N + b` inside the grid), unit
+    // indexes below 3N ≤ 75. Every loop ends: a team loops at most `budget` times, the inner loops over slices,
+    // a unit's N cells or a word's four values.
+    LaneKernel::compile(
+        ctx,
+        "sudoku_teams",
+        "the Sudoku kernel of teams",
+        || unsafe { trusted_module(ctx, source) },
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_match_the_shader() {
+        let wgsl = include_str!("../../shaders/sudoku_teams.wgsl");
+        assert!(wgsl.contains(&format!("const TEAM: u32 = {TEAM}u;")));
+        assert!(wgsl.contains(&format!("@workgroup_size({TEAM})")));
+        assert!(wgsl.contains("var<workgroup> cell: array<u32, 625>"));
+        assert!(wgsl.contains("var<workgroup> used: array<atomic<u32>, 75>"));
+        assert!(wgsl.contains("const SOLUTION: u32 = 4u;"));
+        let large = layout("5x5".parse().unwrap());
+        assert_eq!(
+            (large.puzzle_words, large.frame_words, large.result_words),
+            (157, 157 + 75 + 3, 161)
+        );
+        let odd = layout("2x3".parse().unwrap());
+        assert_eq!((odd.side, odd.box_rows, odd.box_cols), (6, 2, 3));
+        assert_eq!(odd.frame_words, 9 + 18 + 3);
+        // A run on a software adapter stays within lavapipe's loop limit for at least one pass.
+        assert!(large.pass_iterations < 40_000 / 16, "{large:?}");
+    }
+}
