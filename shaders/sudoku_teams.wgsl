@@ -187,9 +187,8 @@ fn place(i: u32, bit: u32) {
     atomicOr(&used[2u * n + u.box], bit);
 }
 
-// Step 1 for unit `u`: its hidden singles go to `pending`; a digit that no cell may take and the unit does not
-// hold makes the board dead.
-fn look_at_unit(u: u32) {
+// The bits of unit `u`'s cell words seen in at least one cell, and in at least two: (once, twice).
+fn tally_unit(u: u32) -> vec2<u32> {
     let n = params.side;
     let first = unit_first(u);
     let width = unit_width(u);
@@ -198,7 +197,6 @@ fn look_at_unit(u: u32) {
     var line = 0u;
     var along = 0u;
     for (var k = 0u; k < n; k++) {
-        // (A placed cell's word is PLACED and one digit, which the unit holds: masked off below.)
         let m = cell[first + line + along];
         twice |= once & m;
         once |= m;
@@ -208,6 +206,19 @@ fn look_at_unit(u: u32) {
             line += n;
         }
     }
+    return vec2<u32>(once, twice);
+}
+
+// Step 2 for unit `u`: its hidden singles go to `pending`; a digit that no cell may take and the unit does not
+// hold makes the board dead.
+fn look_at_unit(u: u32) {
+    let n = params.side;
+    let first = unit_first(u);
+    let width = unit_width(u);
+    // (A placed cell's word is PLACED and one digit, which the unit holds: masked off below.)
+    let seen = tally_unit(u);
+    let once = seen.x;
+    let twice = seen.y;
     let have = atomicLoad(&used[u]);
     if ((once | have) & all_digits()) != all_digits() {
         atomicStore(&dead, 1u);
@@ -216,8 +227,8 @@ fn look_at_unit(u: u32) {
     if lone == 0u {
         return;
     }
-    line = 0u;
-    along = 0u;
+    var line = 0u;
+    var along = 0u;
     for (var k = 0u; k < n; k++) {
         let i = first + line + along;
         let m = cell[i];
@@ -234,7 +245,7 @@ fn look_at_unit(u: u32) {
     }
 }
 
-// One pass over the board (the header's three steps). Returns (status, fewest, stop, 0): `fewest` the open cell
+// One pass over the board (the header's four steps). Returns (status, fewest, stop, 0): `fewest` the open cell
 // with fewest candidates as (candidates << 16) | cell, `stop` set when the branch is forked (`forked`) and its
 // puzzle `i` has been finished or handed back by another branch (invocation 0 has then ended this branch).
 fn propagate(i: u32, forked: u32) -> vec4<u32> {
@@ -429,24 +440,10 @@ fn start(i: u32) {
     }
     workgroupBarrier();
     for (var u = me; u < 3u * n; u += TEAM) {
-        let first = unit_first(u);
-        let width = unit_width(u);
-        var once = 0u;
-        var twice = 0u;
-        var line = 0u;
-        var along = 0u;
-        for (var k = 0u; k < n; k++) {
-            let v = cell[first + line + along] & ~PLACED;
-            twice |= once & v;
-            once |= v;
-            along++;
-            if along == width {
-                along = 0u;
-                line += n;
-            }
-        }
-        atomicStore(&used[u], once);
-        if twice != 0u {
+        // (Open cells' words are 0 here; bits tally independently, so PLACED is masked off after.)
+        let seen = tally_unit(u) & vec2<u32>(~PLACED);
+        atomicStore(&used[u], seen.x);
+        if seen.y != 0u {
             atomicStore(&dead, 1u);
         }
     }
