@@ -345,6 +345,36 @@ fn large_grids_that_need_guesses_match_the_cpu_on_both_kernels() {
 }
 
 #[test]
+fn batches_packed_on_one_thread_or_every_core_arrive_whole() {
+    // 300 25×25 puzzles are packed in two runs (256 and 44 puzzles), on the calling thread; each batch after
+    // the first reuses the last one's buffers and must find its own puzzles there (a smaller one, then the
+    // same puzzles in another order), none of the last one's.
+    let shape: BoxShape = "5x5".parse().unwrap();
+    let grids: Vec<Grid> = (0..300)
+        .map(|seed| generate::with_holes(shape, 9000 + seed, 0.3).0)
+        .collect();
+    let records = records_from(&grids);
+    let reversed: Vec<Grid> = grids.iter().rev().cloned().collect();
+    let config = ForkConfig {
+        cells_kernel: CellsKernel::Teams,
+        ..ForkConfig::default()
+    };
+    for batch in [
+        records.clone(),
+        records[..100].to_vec(),
+        records_from(&reversed),
+    ] {
+        let report = same_as_cpu(&batch, Mode::First, config);
+        assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    }
+    // 70,000 9×9 puzzles are 18 runs of 4,096, packed on every core.
+    let kaggle = records_of("kaggle_10k.csv", 10_000);
+    let many: Vec<Record> = (0..7).flat_map(|_| kaggle.iter().cloned()).collect();
+    let report = same_as_cpu(&many, Mode::First, ForkConfig::default());
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+}
+
+#[test]
 fn a_device_lost_mid_batch_is_an_error_not_a_hang_or_a_panic() {
     // A context of its own: this test destroys its device.
     let ctx = GpuContext::new_blocking().expect("a GPU adapter");
