@@ -87,6 +87,7 @@ fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
         .map_err(|e| GpuError::DeviceLost(e.to_string()))
 }
 
+/// The error of a read-back whose callback was dropped unsent (its device went away).
 fn dropped() -> GpuError {
     GpuError::DeviceLost("the read-back was dropped".into())
 }
