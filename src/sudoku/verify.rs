@@ -59,6 +59,14 @@ fn every_unit(grid: &Grid, unit: impl FnMut(u32, u32) -> bool) -> bool {
     }
 }
 
+/// Each value's bit into `bits`: `1 << (value − 1)`, none for an empty cell (0).
+#[inline(always)]
+fn value_bits(values: &[u8], bits: &mut [u32]) {
+    for (bit, &v) in bits.iter_mut().zip(values) {
+        *bit = (1u32 << v) >> 1;
+    }
+}
+
 /// [`every_unit`] for any shape, row by row. A row's cells lie together (one short reduction); the columns'
 /// running ORs and sums are kept side by side and each row adds to all of them at once, as are its box band's,
 /// so that the work is N-wide steps the compiler vectorizes. (Folding down each column in turn, as [`units`]
@@ -75,9 +83,7 @@ fn units_by_rows(
     let (mut band_or, mut band_sum) = ([0u32; MAX_SIDE], [0u32; MAX_SIDE]);
     for (r, row) in cells.chunks_exact(n).enumerate() {
         let mut bits = [0u32; MAX_SIDE];
-        for (bit, &v) in bits.iter_mut().zip(row) {
-            *bit = (1u32 << v) >> 1;
-        }
+        value_bits(row, &mut bits);
         let (or, sum) = bits.iter().fold((0, 0), |(or, sum), &b| (or | b, sum + b));
         if !unit(or, sum) {
             return false;
@@ -112,9 +118,7 @@ fn units<const CELLS: usize>(
 ) -> bool {
     let n = box_rows * box_cols;
     let mut bits = [0u32; CELLS];
-    for (bit, &v) in bits.iter_mut().zip(cells) {
-        *bit = (1u32 << v) >> 1;
-    }
+    value_bits(cells, &mut bits);
     // (or, sum) of the bits at the given cells.
     let fold = |(or, sum): (u32, u32), i: usize| (or | bits[i], sum + bits[i]);
     for r in 0..n {
