@@ -540,8 +540,7 @@ fn upload(
     words: usize,
     pack: &(impl Fn(usize, &mut [u32]) + Sync),
 ) -> Result<(), GpuError> {
-    // Runs of about 48 KiB: 4,096 9×9 puzzles, 313 25×25 ones (a batch of a thousand of those is packed on
-    // four cores, not one).
+    // Runs of about 48 KiB: 4,096 9×9 puzzles, 313 25×25 ones.
     let run_len = (12 * 4096 / words.max(1)).clamp(64, 4096);
     let write = |run: usize| {
         let first = run * run_len;
