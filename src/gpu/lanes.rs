@@ -46,8 +46,8 @@ const SERIAL_UPLOAD_RUNS: usize = 16;
 /// once per submission.
 const RUNS_PER_SUBMISSION: u32 = 16;
 
-/// Twin of `Params` in the three shaders of this driver (a uniform: a multiple of 16 bytes). The 9×9 kernel reads only the
-/// first six words.
+/// Twin of `Params` in the three shaders of this driver (a uniform: a multiple of 16 bytes). The 9×9 kernel
+/// reads only the first six words.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct LaneParams {

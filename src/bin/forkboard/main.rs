@@ -79,7 +79,6 @@ struct InputArgs {
     symbols: Symbols,
 }
 
-/// The solving engine.
 /// `bench --cells-kernel`: which GPU kernel searches shapes other than 9×9.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum CellsKernelArg {
@@ -101,6 +100,7 @@ impl From<CellsKernelArg> for forkboard::gpu::sudoku_fork::CellsKernel {
     }
 }
 
+/// The solving engine.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Engine {
     /// The CPU solver on every core.
