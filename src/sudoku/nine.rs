@@ -517,8 +517,8 @@ impl Board {
 /// The depth-first search of the 9×9 fast path, with its reusable stack.
 #[derive(Default)]
 pub(crate) struct Search {
-    /// Boards waiting, each with the configurations still to try on it (see [`Search::run`]; 0: none, the
-    /// board is ready as it is).
+    /// Boards waiting at a guess, each with the configurations still to try on it: bits 0–5 over [`PERMS`],
+    /// the digit in bits 8–11, the unit from bit 12.
     stack: Vec<(Board, u32)>,
 }
 
@@ -583,15 +583,14 @@ impl Search {
             }
             fruitless += 1;
             outcome.guesses += 1;
-            if pending & 0x3F != 0 {
-                let (d, u) = ((pending >> 8 & 0xF) as usize, (pending >> 12) as usize);
-                let k = pending.trailing_zeros() as usize;
-                let rest = pending & (pending - 1);
-                if rest & 0x3F != 0 {
-                    self.stack.push((next, rest));
-                }
-                next.apply_config(d, u, PERMS[k]);
+            // The next configuration waiting on this board; the board goes back if more are left.
+            let (d, u) = ((pending >> 8 & 0xF) as usize, (pending >> 12) as usize);
+            let k = pending.trailing_zeros() as usize;
+            let rest = pending & (pending - 1);
+            if rest & 0x3F != 0 {
+                self.stack.push((next, rest));
             }
+            next.apply_config(d, u, PERMS[k]);
             board = next;
         }
     }
