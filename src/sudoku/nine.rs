@@ -66,17 +66,12 @@ const ROW_BOXES: [u8; 512] = {
 
 /// For a triad summary (bit 3r + k: row r may hold the digit in box k): the union of the permutations
 /// (r → k, one box per row and one row per box) that lie inside it; 0 when there is none.
+/// (The low bits of [`TRIAD_SUMMARY`], kept as a table of their own for the band update's lookups.)
 const PERMUTATIONS: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut s = 0;
     while s < 512 {
-        let mut p = 0;
-        while p < 6 {
-            if PERMS[p] & !(s as u16) == 0 {
-                t[s] |= PERMS[p];
-            }
-            p += 1;
-        }
+        t[s] = (TRIAD_SUMMARY[s] & 0x1FF) as u16;
         s += 1;
     }
     t
@@ -524,7 +519,7 @@ pub(crate) struct Search {
 
 impl Search {
     /// Counts the solutions of a 9×9 puzzle with 3×3 boxes up to `limit`, giving up after `budget` guesses
-    /// in a row without a new solution. Guesses are counted as in the general solver: every value tried.
+    /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here, every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
         let mut outcome = Outcome {
@@ -644,7 +639,8 @@ mod tests {
         assert_eq!(TRIAD_SUMMARY[0o077], 0);
     }
 
-    /// An empty board's settled state after `cut` (digit, band word, cells) is applied.
+    /// An empty board's settled state after each `(word, cells)` of `cuts` is cleared (word 3d + b: band b
+    /// of digit d+1).
     fn settled_after(cuts: &[(usize, u32)]) -> Board {
         let mut board = Board::new(&[0; 81]).unwrap();
         for &(i, cells) in cuts {
