@@ -183,6 +183,16 @@ enum Settled {
 }
 
 impl Board {
+    /// A board with nothing on it, to fill the search's slots before they are used.
+    const EMPTY: Self = Self {
+        cand: [0; 27],
+        tri: [0; 54],
+        tri_changed: 0,
+        open: [0; 3],
+        rows_open: [0; 3],
+        dirty: 0,
+    };
+
     /// The board of a 9×9 puzzle with its givens applied; `None` when two givens clash.
     fn new(cells: &[u8]) -> Option<Self> {
         // The cells of each value, band by band (value 0: the open cells).
@@ -239,9 +249,11 @@ impl Board {
     fn update(&mut self, i: usize) -> u32 {
         let (d, b) = (i / 3, i % 3);
         let mut w = self.cand[i];
-        let triads = usize::from(ROW_BOXES[(w & ROW) as usize])
+        // (The masks keep every index provably inside its table: no bounds checks on this path.)
+        let triads = (usize::from(ROW_BOXES[(w & ROW) as usize])
             | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
-            | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6;
+            | usize::from(ROW_BOXES[((w >> 18) & ROW) as usize]) << 6)
+            & 0x1FF;
         let allowed = PERMUTATION_CELLS[triads];
         if allowed == 0 {
             return DEAD;
@@ -509,17 +521,34 @@ impl Board {
     }
 }
 
-/// The depth-first search of the 9×9 fast path, with its reusable stack.
-#[derive(Default)]
+/// The boards a search keeps to begin with: a configuration fixes its digit in its unit for the rest of the
+/// path (a digit's configurations only ever go down), and there are 54 digits in units, so a path holds at
+/// most 54 guesses, and the board being settled makes 55.
+const DEPTH: usize = 55;
+
+/// The depth-first search of the 9×9 fast path, with its reusable boards.
 pub(crate) struct Search {
-    /// Boards waiting at a guess, each with the configurations still to try on it: bits 0–5 over [`PERMS`],
-    /// the digit in bits 8–11, the unit from bit 12.
-    stack: Vec<(Board, u32)>,
+    /// The path: `boards[top]` is the board being settled, each one below it waits at a guess, with the
+    /// configurations still to try on it in `pending` (bits 0–5 over [`PERMS`], the digit in bits 8–11, the unit
+    /// from bit 12). Boards are settled where they lie, so a guess costs one copy (none for its last
+    /// configuration) rather than a board moved in and out of a stack.
+    boards: Vec<Board>,
+    pending: Vec<u32>,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Self {
+            boards: vec![Board::EMPTY; DEPTH],
+            pending: vec![0; DEPTH],
+        }
+    }
 }
 
 impl Search {
     /// Counts the solutions of a 9×9 puzzle with 3×3 boxes up to `limit`, giving up after `budget` guesses
-    /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here, every configuration).
+    /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here,
+    /// every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
         let mut outcome = Outcome {
@@ -529,17 +558,18 @@ impl Search {
             guesses: 0,
             gave_up: false,
         };
-        let Some(mut board) = Board::new(puzzle.cells()) else {
+        let Some(board) = Board::new(puzzle.cells()) else {
             return outcome;
         };
+        self.boards[0] = board;
+        let mut top = 0;
         let mut fruitless = 0u64;
-        self.stack.clear();
         loop {
-            match board.settle() {
+            match self.boards[top].settle() {
                 Settled::Solved => {
                     outcome.count += 1;
                     if outcome.solution.is_none() {
-                        let values = board.values();
+                        let values = self.boards[top].values();
                         outcome.solution = Grid::new(puzzle.shape(), &values);
                     }
                     if outcome.count >= limit {
@@ -555,39 +585,54 @@ impl Search {
                     }
                     fruitless += 1;
                     outcome.guesses += 1;
-                    // The configurations inside the summary, as bits over PERMS; the first is tried now,
-                    // the others wait on one copy of the board, taken one at a time as it is popped.
+                    // The configurations inside the summary, as bits over PERMS; the first is tried on a copy
+                    // above, the others wait on this board.
                     let mut inside = 0;
                     for (k, &p) in PERMS.iter().enumerate() {
                         inside |= u32::from(u32::from(p) & !summary == 0) << k;
                     }
                     let first = inside.trailing_zeros() as usize;
-                    self.stack
-                        .push((board, inside & (inside - 1) | (d << 8 | u << 12) as u32));
-                    board.apply_config(d, u, PERMS[first]);
+                    self.pending[top] = inside & (inside - 1) | (d << 8 | u << 12) as u32;
+                    self.copy_up(top);
+                    top += 1;
+                    self.boards[top].apply_config(d, u, PERMS[first]);
                     continue;
                 }
                 Settled::Dead => {}
             }
-            let Some((mut next, pending)) = self.stack.pop() else {
+            // Back to the nearest board still waiting (every board below the top waits on one at least).
+            if top == 0 {
                 return outcome;
-            };
+            }
+            top -= 1;
             if fruitless >= budget {
                 outcome.gave_up = true;
                 return outcome;
             }
             fruitless += 1;
             outcome.guesses += 1;
-            // The next configuration waiting on this board; the board goes back if more are left.
+            let pending = self.pending[top];
             let (d, u) = ((pending >> 8 & 0xF) as usize, (pending >> 12) as usize);
             let k = pending.trailing_zeros() as usize;
             let rest = pending & (pending - 1);
             if rest & 0x3F != 0 {
-                self.stack.push((next, rest));
+                // More wait on this board: this one is tried on a copy above it.
+                self.pending[top] = rest;
+                self.copy_up(top);
+                top += 1;
             }
-            next.apply_config(d, u, PERMS[k]);
-            board = next;
+            self.boards[top].apply_config(d, u, PERMS[k]);
         }
+    }
+
+    /// Copies `boards[top]` to the slot above it (made if the path ever outgrows [`DEPTH`]).
+    fn copy_up(&mut self, top: usize) {
+        if top + 1 == self.boards.len() {
+            self.boards.push(Board::EMPTY);
+            self.pending.push(0);
+        }
+        let (below, above) = self.boards.split_at_mut(top + 1);
+        above[0] = below[top];
     }
 }
 
@@ -699,6 +744,8 @@ mod tests {
             }
         }
         assert_eq!(search.run(&Grid::empty(nine()), 1000, u64::MAX).count, 1000);
+        // No path went deeper than the 54 guesses the boards were sized for (see DEPTH).
+        assert_eq!(search.boards.len(), DEPTH);
     }
 
     #[test]
