@@ -193,8 +193,9 @@ impl Board {
         dirty: 0,
     };
 
-    /// The board of a 9×9 puzzle with its givens applied; `None` when two givens clash.
-    fn new(cells: &[u8]) -> Option<Self> {
+    /// Sets this board to a 9×9 puzzle with its givens applied, where it lies (the search's first slot: no
+    /// copy per puzzle); `false` when two givens clash, the board then left half made.
+    fn load(&mut self, cells: &[u8]) -> bool {
         // The cells of each value, band by band (value 0: the open cells).
         let mut given = [[0u32; 3]; 10];
         for (b, band) in cells.chunks_exact(27).enumerate() {
@@ -203,7 +204,7 @@ impl Board {
             }
         }
         let open = given[0];
-        let mut board = Self {
+        *self = Self {
             cand: [0; 27],
             tri: [0; 54],
             tri_changed: 0x3F,
@@ -216,17 +217,17 @@ impl Board {
             // The givens' rows, columns and boxes leave the digit's open cells; two givens in one unit clash.
             let (seen, clash) = cover(m);
             if clash {
-                return None;
+                return false;
             }
             for b in 0..3 {
-                board.cand[3 * d + b] = (open[b] & !seen[b]) | m[b];
+                self.cand[3 * d + b] = (open[b] & !seen[b]) | m[b];
                 let open_rows = (0..3).fold(0, |rows, r| {
                     rows | u32::from((m[b] >> (9 * r)) & ROW == 0) << r
                 });
-                board.rows_open[b] |= open_rows << (3 * d);
+                self.rows_open[b] |= open_rows << (3 * d);
             }
         }
-        Some(board)
+        true
     }
 
     /// Clears `mask` from word `i`; returns its dirty bit if that changed it (no branch: this runs for every
@@ -558,10 +559,9 @@ impl Search {
             guesses: 0,
             gave_up: false,
         };
-        let Some(board) = Board::new(puzzle.cells()) else {
+        if !self.boards[0].load(puzzle.cells()) {
             return outcome;
-        };
-        self.boards[0] = board;
+        }
         let mut top = 0;
         let mut fruitless = 0u64;
         loop {
@@ -687,7 +687,8 @@ mod tests {
     /// An empty board's settled state after each `(word, cells)` of `cuts` is cleared (word 3d + b: band b
     /// of digit d+1).
     fn settled_after(cuts: &[(usize, u32)]) -> Board {
-        let mut board = Board::new(&[0; 81]).unwrap();
+        let mut board = Board::EMPTY;
+        assert!(board.load(&[0; 81]));
         for &(i, cells) in cuts {
             board.clear(i, cells);
         }
@@ -721,7 +722,8 @@ mod tests {
             assert_eq!(board.cand[3 * d] & column(0), 0, "digit {}", d + 1);
         }
         // Four digits that must go in one triad: dead.
-        let mut board = Board::new(&[0; 81]).unwrap();
+        let mut board = Board::EMPTY;
+        assert!(board.load(&[0; 81]));
         for d in 0..4 {
             board.clear(3 * d, ROW & !0b111);
         }
