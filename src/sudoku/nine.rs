@@ -41,8 +41,8 @@
 //! Stuck, the search branches on a digit's *configuration* in a band or stack: which of the permutations left
 //! to it there it takes. It chooses the band or stack not yet fixed with the fewest configurations over its
 //! nine digits, and there the first digit with the fewest (two where there is one), as tdoku does. Every
-//! configuration is a branch of its own, so counts stay exact; the first is tried at once, the others wait
-//! on one copy of the board. One configuration places the digit in three triads at once, and with the triad
+//! configuration is a branch of its own, so counts stay exact; each is tried on a copy of the board in the slot
+//! above it, and the last on the board itself. One configuration places the digit in three triads at once, and with the triad
 //! rules behind it this takes a third fewer guesses on the forum's hardest than branching on the cell with
 //! two candidates that had the most such peers (64.9 against 100.2 for a first solution; without the triad
 //! rules it thrashes on open grids, which nothing else tells that a triad has been promised four digits).
