@@ -464,30 +464,35 @@ impl Board {
     /// The guess on a stuck board (see the module header): in the band or stack not yet fixed with the fewest
     /// configurations over its nine digits, the first digit with the fewest there (at least two).
     fn branch(&self) -> Settled {
-        let (mut best, mut unit) = (u32::MAX, 0);
-        for u in 0..6 {
-            let total: u32 = self.tri[9 * u..9 * u + 9].iter().map(|&t| t >> 28).sum();
-            if total > 9 && total < best {
-                (best, unit) = (total, u);
-            }
-        }
+        // Both choices are minimums of keys (the count above, the index below: the first of the fewest wins),
+        // with no branch to mispredict; a fixed unit (total 9) or digit (1) gets a key above every other.
+        let unit = (0..6)
+            .map(|u| {
+                let total: u32 = self.tri[9 * u..9 * u + 9].iter().map(|&t| t >> 28).sum();
+                let total = if total > 9 { total } else { 0xFF };
+                total << 3 | u as u32
+            })
+            .min()
+            .expect("six units");
         // A stuck board has one: a digit's row with two cells left lies in one triad if its band is fixed,
         // and then the stack of that box has two columns for it in this band, so two configurations.
         assert!(
-            best != u32::MAX,
+            unit >> 3 != 0xFF,
             "a stuck board has a unit with two configurations"
         );
+        let unit = (unit & 7) as usize;
         let t = &self.tri[9 * unit..9 * unit + 9];
-        let (mut digit, mut fewest) = (0, u32::MAX);
-        for (d, &x) in t.iter().enumerate() {
-            let c = x >> 28;
-            if c >= 2 && c < fewest {
-                (digit, fewest) = (d, c);
-                if c == 2 {
-                    break;
-                }
-            }
-        }
+        let digit = t
+            .iter()
+            .enumerate()
+            .map(|(d, &x)| {
+                let c = x >> 28;
+                let c = if c >= 2 { c } else { 0xFF };
+                c << 4 | d as u32
+            })
+            .min()
+            .expect("nine digits");
+        let digit = (digit & 0xF) as usize;
         Settled::Configs(digit, unit, t[digit] & 0x1FF)
     }
 
