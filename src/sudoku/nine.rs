@@ -250,11 +250,9 @@ impl Board {
     fn update(&mut self, i: usize) -> u32 {
         let (d, b) = (i / 3, i % 3);
         let mut w = self.cand[i];
-        // (The masks keep every index provably inside its table: no bounds checks on this path.)
-        let triads = (usize::from(ROW_BOXES[(w & ROW) as usize])
+        let triads = usize::from(ROW_BOXES[(w & ROW) as usize])
             | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
-            | usize::from(ROW_BOXES[((w >> 18) & ROW) as usize]) << 6)
-            & 0x1FF;
+            | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6;
         let allowed = PERMUTATION_CELLS[triads];
         if allowed == 0 {
             return DEAD;
