@@ -42,10 +42,11 @@
 //! to it there it takes. It chooses the band or stack not yet fixed with the fewest configurations over its
 //! nine digits, and there the first digit with the fewest (two where there is one), as tdoku does. Every
 //! configuration is a branch of its own, so counts stay exact; each is tried on a copy of the board in the slot
-//! above it, and the last on the board itself. One configuration places the digit in three triads at once, and with the triad
-//! rules behind it this takes a third fewer guesses on the forum's hardest than branching on the cell with
-//! two candidates that had the most such peers (64.9 against 100.2 for a first solution; without the triad
-//! rules it thrashes on open grids, which nothing else tells that a triad has been promised four digits).
+//! above it, and the last on the board itself. One configuration places the digit in three triads at once,
+//! and with the triad rules behind it this takes a third fewer guesses on the forum's hardest than branching
+//! on the cell with two candidates that had the most such peers (64.9 against 100.2 for a first solution;
+//! without the triad rules it thrashes on open grids, which nothing else tells that a triad has been promised
+//! four digits).
 
 use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover};
 use super::grid::Grid;
@@ -533,8 +534,8 @@ const DEPTH: usize = 55;
 /// The depth-first search of the 9×9 fast path, with its reusable boards.
 pub(crate) struct Search {
     /// The path: `boards[top]` is the board being settled, each one below it waits at a guess, with the
-    /// configurations still to try on it in `pending` (bits 0–5 over [`PERMS`], the digit in bits 8–11, the unit
-    /// from bit 12). Boards are settled where they lie, so a guess costs one copy (none for its last
+    /// configurations still to try on it in `pending` (bits 0–5 over [`PERMS`], the digit in bits 8–11, the
+    /// unit from bit 12). Boards are settled where they lie, so a guess costs one copy (none for its last
     /// configuration) rather than a board moved in and out of a stack.
     boards: Vec<Board>,
     pending: Vec<u32>,
