@@ -532,6 +532,7 @@ impl Board {
 const DEPTH: usize = 55;
 
 /// The depth-first search of the 9×9 fast path, with its reusable boards.
+#[derive(Default)]
 pub(crate) struct Search {
     /// The path: `boards[top]` is the board being settled, each one below it waits at a guess, with the
     /// configurations still to try on it in `pending` (bits 0–5 over [`PERMS`], the digit in bits 8–11, the
@@ -539,15 +540,6 @@ pub(crate) struct Search {
     /// configuration) rather than a board moved in and out of a stack.
     boards: Vec<Board>,
     pending: Vec<u32>,
-}
-
-impl Default for Search {
-    fn default() -> Self {
-        Self {
-            boards: vec![Board::EMPTY; DEPTH],
-            pending: vec![0; DEPTH],
-        }
-    }
 }
 
 impl Search {
@@ -563,6 +555,11 @@ impl Search {
             guesses: 0,
             gave_up: false,
         };
+        if self.boards.is_empty() {
+            // Made for the first 9×9 puzzle, so that a solver that never meets one costs nothing.
+            self.boards = vec![Board::EMPTY; DEPTH];
+            self.pending = vec![0; DEPTH];
+        }
         if !self.boards[0].load(puzzle.cells()) {
             return outcome;
         }
