@@ -7,29 +7,55 @@
 #   bash scripts/bench-one-core.sh target/release/examples/one_core TDOKU SUDOKU_ANCHOR [DATA_DIR]
 #
 # TDOKU and SUDOKU_ANCHOR are built as scripts/bench-yardsticks.sh says. Environment: SECS (seconds each solver
-# loops over each set, default 3), SETS (default below), LIMITS (default "1 2").
+# loops over each set, default 3), SETS (default below), LIMITS (default "1 2"), ROUNDS (default 1). On a noisy
+# host (the shared GPU machines: the same binary's rate moves by ±20% from one run to the next) take several
+# rounds: the three solvers run in turn within each, and the table gives each one's median rate and the median
+# of the per-round ratios.
 set -euo pipefail
 one=$1 tdoku=$2 anchor=$3 data=${4:-../shared/data/sudoku}
 secs=${SECS:-3}
 sets=${SETS:-kaggle_10k.csv 17_clue.txt magictour_top1465.txt forum_hardest_11plus.txt}
 limits=${LIMITS:-1 2}
+rounds=${ROUNDS:-1}
 
-summary="| set | mode | Forkboard | guesses/puzzle | tdoku | \`sudoku\` | Forkboard / faster yardstick |
-|---|---|---:|---:|---:|---:|---:|"
-for set_ in $sets; do
-  for limit in $limits; do
-    mode=first anchor_mode=one
-    if [ "$limit" != 1 ]; then mode="count $limit" anchor_mode=count2; fi
-    line=$("$one" "$limit" "$secs" "$data/$set_")
-    f=$(sed -n 's/.*puzzles\/s=\([0-9]*\).*/\1/p' <<<"$line")
-    g=$(sed -n 's/.*guesses\/puzzle=\([0-9.]*\).*/\1/p' <<<"$line")
-    t=$("$tdoku" "$data/$set_" 1 "$limit" "$secs" | sed -n 's/.*puzzles\/s=\([0-9]*\).*/\1/p')
-    s=$("$anchor" --solver sudoku --mode "$anchor_mode" --threads 1 --secs "$secs" --reps 1 --novalidate \
-      "$data/$set_" | awk -F'|' 'NF > 6 && $6 ~ /[0-9]/ { gsub(/ /, "", $6); print $6 }')
-    ratio=$(awk -v f="$f" -v t="$t" -v s="$s" 'BEGIN { y = (t > s) ? t : s; if (y > 0) printf "%.2f×", f / y; else print "—" }')
-    echo "$set_ $mode: forkboard $f, tdoku $t, sudoku $s puzzles/s"
-    summary+=$'\n'"| $set_ | $mode | $f | $g | $t | $s | $ratio |"
+rates=$(mktemp)
+trap 'rm -f "$rates"' EXIT
+for round in $(seq 1 "$rounds"); do
+  for set_ in $sets; do
+    for limit in $limits; do
+      anchor_mode=one
+      if [ "$limit" != 1 ]; then anchor_mode=count2; fi
+      line=$("$one" "$limit" "$secs" "$data/$set_")
+      f=$(sed -n 's/.*puzzles\/s=\([0-9]*\).*/\1/p' <<<"$line")
+      g=$(sed -n 's/.*guesses\/puzzle=\([0-9.]*\).*/\1/p' <<<"$line")
+      t=$("$tdoku" "$data/$set_" 1 "$limit" "$secs" | sed -n 's/.*puzzles\/s=\([0-9]*\).*/\1/p')
+      s=$("$anchor" --solver sudoku --mode "$anchor_mode" --threads 1 --secs "$secs" --reps 1 --novalidate \
+        "$data/$set_" | awk -F'|' 'NF > 6 && $6 ~ /[0-9]/ { gsub(/ /, "", $6); print $6 }')
+      echo "round $round, $set_ limit $limit: forkboard $f, tdoku $t, sudoku $s puzzles/s"
+      echo "$set_ $limit $f $g $t $s" >>"$rates"
+    done
   done
 done
 echo
-echo "$summary"
+# Medians over the rounds, for each set and limit.
+echo "| set | mode | Forkboard | guesses/puzzle | tdoku | \`sudoku\` | Forkboard / faster yardstick |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+for set_ in $sets; do
+  for limit in $limits; do
+    mode=first
+    if [ "$limit" != 1 ]; then mode="count $limit"; fi
+    awk -v set_="$set_" -v limit="$limit" -v mode="$mode" '
+      function median(a, n,   i, j, x) {
+        for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+      }
+      $1 == set_ && $2 == limit {
+        n++; f[n] = $3; g = $4; t[n] = $5; s[n] = $6
+        y = ($5 > $6) ? $5 : $6; r[n] = (y > 0) ? $3 / y : 0
+      }
+      END {
+        if (n == 0) exit
+        printf "| %s | %s | %.0f | %s | %.0f | %.0f | %.2f× |\n", set_, mode, median(f, n), g, median(t, n), median(s, n), median(r, n)
+      }' "$rates"
+  done
+done
