@@ -206,12 +206,10 @@ impl Board {
         }
         let open = given[0];
         *self = Self {
-            cand: [0; 27],
-            tri: [0; 54],
             tri_changed: 0x3F,
             open,
-            rows_open: [0; 3],
             dirty: BAND,
+            ..Self::EMPTY
         };
         for d in 0..9 {
             let m = given[d + 1];
