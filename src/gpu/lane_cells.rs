@@ -75,13 +75,21 @@ fn pack(values: &[u8], words: &mut [u32]) {
     }
 }
 
-/// The first `cells` values of packed `words`.
-fn unpack(words: &[u32], cells: usize) -> Vec<u8> {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .take(cells)
-        .collect()
+/// The first `cells` values of packed `words`, handed to `take`. On a little-endian host (every target we
+/// build for) a word's bytes lie in memory in the values' order, so they are lent where they lie: a grid is
+/// then made with one copy, where collecting them byte by byte took longer than checking the answer (25×25:
+/// 230 ns against 98 for the grid on the development VM).
+fn unpack<T>(words: &[u32], cells: usize, take: impl FnOnce(&[u8]) -> T) -> T {
+    if cfg!(target_endian = "little") {
+        take(&bytemuck::cast_slice(words)[..cells])
+    } else {
+        let values: Vec<u8> = words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .take(cells)
+            .collect();
+        take(&values)
+    }
 }
 
 /// The compiled kernels (a board per lane, a board per team), and each one's last batch's buffers.
@@ -220,10 +228,9 @@ impl LaneCellsResult<'_> {
         if self.count() == 0 || self.overflowed() {
             return None;
         }
-        Grid::new(
-            self.shape,
-            &unpack(&self.words[RESULT_HEAD..], self.shape.cells()),
-        )
+        unpack(&self.words[RESULT_HEAD..], self.shape.cells(), |values| {
+            Grid::new(self.shape, values)
+        })
     }
 }
 
@@ -239,7 +246,7 @@ mod tests {
         assert_eq!(words[0], 0x0302_0100);
         // The last word holds one value (625 = 4 × 156 + 1), the rest of it zero.
         assert_eq!(words[156], 624 % 26);
-        assert_eq!(unpack(&words, 625), values);
+        assert_eq!(unpack(&words, 625, <[u8]>::to_vec), values);
     }
 
     #[test]
