@@ -1,6 +1,7 @@
-// Faults and nasty puzzles in the browser: a worker that dies mid-batch, a GPU device lost mid-batch, a grid too
-// open to search (the page keeps answering, Cancel stops it, the guess budget gives up with a message). Faults
-// are injected through the page's test hooks (localStorage `forkboard.test-hooks`, set before the page loads).
+// Faults and nasty puzzles in the browser: a worker that dies mid-batch (on the CPU's way and the GPU's), a GPU
+// device lost mid-batch, a grid too open to search (the page keeps answering, Cancel stops it, the guess budget
+// gives up with a message). Faults are injected through the page's test hooks (localStorage
+// `forkboard.test-hooks`, set before the page loads).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -96,6 +97,14 @@ for (const project of PROJECTS) {
         console.log(`[${project.name}] engine after the device was lost: ${engine}`);
         assert.match(engine, /^CPU \(\d+ workers\) — the GPU failed \(.+\), so the CPU finished/);
         assert.match(await page.getByTestId("engine-status").textContent(), /^CPU — the GPU failed .*reload the page to try it again/);
+        await context.close();
+      });
+
+      test("a worker that dies while checking the GPU's answers: its piece is sent again, nothing lost", async () => {
+        const { context, page } = await open("/batch", "worker-dies");
+        const engine = await batchIsWhole(page, "gpu");
+        console.log(`[${project.name}] engine after a worker died on the GPU way: ${engine}`);
+        assert.match(engine, /^GPU \(.+\), checked and written on the CPU \(\d+ workers\) — 1 share sent again after its worker died$/);
         await context.close();
       });
     }

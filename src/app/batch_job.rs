@@ -17,9 +17,10 @@ use wasm_bindgen::JsCast;
 
 use super::batch_output::{Answered, AnsweredNines, Output, object_url};
 use super::browser::now_ms;
-use super::engine::{self, Preference};
+use super::engine::{self, Preference, SearchedNines};
 use super::workers::{PieceReply, SharesReport};
 use super::{loaded, workers};
+use crate::gpu::found_piece;
 use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
 use crate::sudoku::format::{
@@ -563,75 +564,69 @@ async fn answer_slices(
     (output, cancelled)
 }
 
-/// A slice answered on the GPU's way for pieces ([`answer_gpu_pieces`]): records, or plain 9×9 puzzles (lines,
-/// blocks or CSV rows).
-enum AnsweredSlice {
+/// A part of the GPU's way's output, in input order: a piece whose results a worker checked and wrote (with
+/// the records kept from it for the Solve page), or a slice answered here (records, or plain 9×9 puzzles that
+/// the CPU answered).
+enum GpuPart {
+    Written(PieceReply, Vec<Record>),
     Records(Answered),
     Nines(AnsweredNines),
 }
 
-impl AnsweredSlice {
-    /// Puzzles (or unreadable records) in the slice, and the milliseconds its answering took.
-    fn size(&self) -> (usize, f64) {
-        match self {
-            AnsweredSlice::Records(a) => (a.chunk.len(), a.ms),
-            AnsweredSlice::Nines(a) => (a.nines.len(), a.ms),
-        }
-    }
-
+impl GpuPart {
     fn write_to(self, output: &mut Output) {
         match self {
-            AnsweredSlice::Records(answered) => output.write(answered),
-            AnsweredSlice::Nines(answered) => output.write_nines(answered),
+            GpuPart::Written(reply, kept) => {
+                output.write_piece(reply);
+                output.kept.extend(kept);
+            }
+            GpuPart::Records(answered) => output.write(answered),
+            GpuPart::Nines(answered) => output.write_nines(answered),
         }
     }
 }
 
-/// Answers a slice of plain 9×9 puzzles in a task of its own (as [`answer_slice`] does records).
-fn answer_nines_slice(nines: NinePiece, job: Job) -> oneshot::Receiver<Option<AnsweredSlice>> {
+/// A part already answered, as the queue of parts in flight holds it.
+fn ready(part: GpuPart) -> oneshot::Receiver<Option<GpuPart>> {
     let (tx, rx) = oneshot::channel();
-    spawn_local(async move {
-        let asked = now_ms();
-        let answered = engine::solve_nines(&nines, job.mode, job.wanted)
-            .await
-            .map(|solved| {
-                AnsweredSlice::Nines(AnsweredNines {
-                    nines,
-                    answers: solved.answers,
-                    engine: solved.engine,
-                    ms: now_ms() - asked,
-                })
-            });
-        let _ = tx.send(answered);
-    });
+    let _ = tx.send(Some(part));
     rx
 }
 
-/// Answers records in a task of their own, as a slice of the GPU's way for pieces.
-fn answer_slice_of_records(
-    records: Vec<Record>,
-    job: Job,
-) -> oneshot::Receiver<Option<AnsweredSlice>> {
+/// Has a piece's GPU results ([`found_piece::request`]) checked and written on worker `worker` in a task of its
+/// own; `None` comes back when the job was cancelled.
+fn write_found(
+    worker: usize,
+    asked: Rc<RefCell<Asked>>,
+    request: Vec<u8>,
+    kept: Vec<Record>,
+) -> oneshot::Receiver<Option<GpuPart>> {
     let (tx, rx) = oneshot::channel();
-    let answering = answer_slice(records, job);
     spawn_local(async move {
-        let answered = answering.await.ok().flatten();
-        let _ = tx.send(answered.map(AnsweredSlice::Records));
+        let written = workers::answer_piece(worker, request).await.ok();
+        let _ = tx.send(written.map(|reply| GpuPart::Written(reply, kept)));
+        let mut asked = asked.borrow_mut();
+        asked.pending[worker] -= 1;
+        if let Some(wake) = asked.wake.take() {
+            let _ = wake.send(());
+        }
     });
     rx
 }
 
 /// Bytes of a 9×9 line, to size the first slice of puzzles in bytes.
 const LINE_BYTES: usize = 82;
-/// The most bytes a piece of the GPU's way takes: the splitter reads at most a megabyte (and a line) past a
+/// The most bytes a slice of the GPU's way takes: the splitter reads at most a megabyte (and a line) past a
 /// piece, so that the feed's READ_AHEAD bytes never run dry before the end.
 const MAX_PIECE_BYTES: usize = READ_AHEAD - (2 << 20);
 
 /// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
-/// ([`Splitter`]), one a slice; a piece that is nothing but plain 9×9 puzzles (lines, blocks or CSV rows) goes to
-/// the GPU straight from its text ([`engine::solve_nines`]: no record per puzzle, so the page's thread keeps up
-/// with the device on easy files), any other piece as records ([`answer_slice`]). Slices are sized as
-/// [`answer_slices`] sizes them, and each is written while the next is answered.
+/// ([`Splitter`]), a slice's worth of them at a time. Pieces of plain 9×9 puzzles (lines, blocks or CSV rows)
+/// go to the GPU together straight from their text ([`engine::search_nines`]: no record per puzzle), and each
+/// piece's results then to a worker with the piece, which checks, unpacks and writes them
+/// ([`found_piece`]) while the GPU searches the next slice: the page's thread only cuts, packs and keeps the
+/// parts in order. Any other piece is answered as records ([`answer_slice`]) and written here. Slices are sized
+/// as [`answer_slices`] sizes them.
 async fn answer_gpu_pieces(
     feed: Feed,
     reading: &mut Reading,
@@ -641,65 +636,178 @@ async fn answer_gpu_pieces(
 ) -> (Output, bool) {
     let options = ReadOptions::default();
     let mut splitter = Splitter::new(feed, options);
+    let piece_job = PieceJob {
+        mode: job.mode,
+        max_guesses: engine::max_guesses(),
+        format: splitter.format(),
+        graded: false,
+    };
+    let workers = workers::count().max(1);
+    let asked = Rc::new(RefCell::new(Asked {
+        pending: vec![0; workers],
+        wake: None,
+    }));
     let mut slice = GPU_FIRST_SLICE;
     // Slices are counted in puzzles and pieces cut in bytes: the input's bytes a record takes, measured as the
     // job goes (a 9×9 line to start with).
     let mut record_bytes = LINE_BYTES;
-    let mut output = Output::new(splitter.format(), job.graded);
-    let mut answered: Option<AnsweredSlice> = None;
-    let mut cancelled = false;
-    loop {
+    let mut output = Output::new(splitter.format(), false);
+    let mut in_flight: VecDeque<oneshot::Receiver<Option<GpuPart>>> = VecDeque::new();
+    // Parts sent last time: the next slice goes to the GPU while the workers write them.
+    let mut last_slice = 0;
+    // Puzzles in the parts sent so far, to know which the Solve page keeps.
+    let mut sent = 0;
+    // The GPU's name, once its results have gone to the workers.
+    let mut gpu_engine: Option<String> = None;
+    let (mut ended, mut cancelled) = (false, false);
+    'job: loop {
         if cancel.get_untracked() {
             cancelled = true;
             break;
         }
-        // The feed holds READ_AHEAD bytes after this, or all there is: a piece of at most MAX_PIECE_BYTES never
-        // runs it dry before the end.
-        reading.top_up(splitter.get_mut()).await;
-        let mut piece_bytes = 0;
-        let size = (slice * record_bytes).min(MAX_PIECE_BYTES);
-        let answering = splitter.next_piece(size).map(|piece| {
-            piece_bytes = piece.bytes();
-            // Plain 9×9 puzzles (lines, blocks, pretty grids, or an ungraded CSV's rows) are written back from
-            // the values.
-            match piece.into_nine_piece(options) {
-                Ok(nines) => answer_nines_slice(nines, job),
-                Err(piece) => answer_slice_of_records(piece.records(options), job),
+        // Woken by the next piece written from here on (those written before are found below).
+        let (wake, woken) = oneshot::channel();
+        asked.borrow_mut().wake = Some(wake);
+        if !ended && in_flight.len() < last_slice + UNWRITTEN_PER_WORKER * workers {
+            // The feed holds READ_AHEAD bytes after this, or all there is: a slice of at most MAX_PIECE_BYTES
+            // never runs it dry before the end.
+            reading.top_up(splitter.get_mut()).await;
+            let budget = (slice * record_bytes).min(MAX_PIECE_BYTES);
+            let (mut nines, mut records, mut bytes) = (Vec::new(), None, 0);
+            while bytes < budget {
+                let Some(piece) = splitter.next_piece(PIECE_BYTES.min(budget - bytes)) else {
+                    ended = true;
+                    break;
+                };
+                bytes += piece.bytes();
+                let request = piece_protocol::request(&piece_job, &piece);
+                match piece.into_nine_piece(options) {
+                    // Only a piece of text reads as plain 9×9 puzzles, and a piece of text has a request.
+                    Ok(piece) => nines.push((piece, request.expect("a piece of text"))),
+                    // A piece of other records ends the slice.
+                    Err(piece) => {
+                        records = Some(piece.records(options));
+                        break;
+                    }
+                }
             }
-        });
-        if let Some(last) = answered.take() {
-            // A task boundary first: the new slice's task sends it out before this one writes.
-            TimeoutFuture::new(0).await;
-            last.write_to(&mut output);
+            last_slice = nines.len() + usize::from(records.is_some());
+            let started = now_ms();
+            let mut taken = 0;
+            if !nines.is_empty() {
+                let pieces: Vec<&NinePiece> = nines.iter().map(|(piece, _)| piece).collect();
+                let Some(searched) = engine::search_nines(&pieces, job.mode, job.wanted).await
+                else {
+                    cancelled = true;
+                    break 'job;
+                };
+                match searched {
+                    SearchedNines::Found(results, engine) => {
+                        gpu_engine.get_or_insert(engine);
+                        let mut at = 0;
+                        for (piece, request) in nines {
+                            let n = piece.len();
+                            let request = found_piece::request(&results[at..at + n], &request);
+                            at += n;
+                            let keep = loaded::KEEP.saturating_sub(sent).min(n);
+                            let kept = (0..keep).map(|i| piece.record(i)).collect();
+                            sent += n;
+                            let w = {
+                                let mut asked = asked.borrow_mut();
+                                let least = asked.pending.iter().min().copied().unwrap_or(0);
+                                let w = asked.pending.iter().position(|&p| p == least).unwrap_or(0);
+                                asked.pending[w] += 1;
+                                w
+                            };
+                            in_flight.push_back(write_found(w, Rc::clone(&asked), request, kept));
+                            taken += n;
+                        }
+                    }
+                    SearchedNines::Answered(answered) => {
+                        for ((piece, _), solved) in nines.into_iter().zip(answered) {
+                            sent += piece.len();
+                            in_flight.push_back(ready(GpuPart::Nines(AnsweredNines {
+                                nines: piece,
+                                answers: solved.answers,
+                                engine: solved.engine,
+                            })));
+                        }
+                    }
+                }
+            }
+            if let Some(records) = records {
+                // Answered here and now: one GPU batch at a time.
+                taken += records.len();
+                let Some(answered) = answer_slice(records, job).await.ok().flatten() else {
+                    cancelled = true;
+                    break 'job;
+                };
+                sent += answered.chunk.len();
+                in_flight.push_back(ready(GpuPart::Records(answered)));
+            }
+            // The slice's bytes per record size the next slice's pieces, and a slice of most of a slice's
+            // puzzles its count.
+            if let Some(measured) = bytes.checked_div(taken) {
+                record_bytes = measured.clamp(16, 4096);
+            }
+            if taken * 5 >= slice * 4 {
+                let per_ms = taken as f64 / (now_ms() - started).max(1.0);
+                slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
+            }
+        }
+        // Every part finished at the front of the output is written, in order.
+        let mut wrote = false;
+        while let Some(next) = in_flight.front_mut() {
+            match next.try_recv() {
+                Ok(None) => break,
+                Ok(Some(Some(part))) => {
+                    in_flight.pop_front();
+                    part.write_to(&mut output);
+                    wrote = true;
+                }
+                // Cancelled: nothing after this part may be written either, or the output would have a gap.
+                Ok(Some(None)) | Err(_) => {
+                    in_flight.clear();
+                    cancelled = true;
+                    break 'job;
+                }
+            }
+        }
+        if wrote {
             shown.update(
                 output.tally.puzzles,
                 splitter.get_mut().consumed,
                 reading.size,
             );
         }
-        let Some(answering) = answering else {
+        if ended && in_flight.is_empty() {
             break;
-        };
-        let Some(done) = answering.await.ok().flatten() else {
-            cancelled = true;
-            break;
-        };
-        // A piece is cut by bytes: one of most of a slice's puzzles sizes the next.
-        let (taken, ms) = done.size();
-        if let Some(measured) = piece_bytes.checked_div(taken) {
-            record_bytes = measured.clamp(16, 4096);
         }
-        if taken * 5 >= slice * 4 {
-            let per_ms = taken as f64 / ms.max(1.0);
-            slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
+        let full = in_flight.len() >= last_slice + UNWRITTEN_PER_WORKER * workers;
+        if !wrote && (ended || full) {
+            let _ = woken.await;
         }
-        answered = Some(done);
         // Let the page breathe between slices.
         TimeoutFuture::new(0).await;
     }
-    // A slice answered before a Cancel is still written: nothing done is lost.
-    if let Some(last) = answered.take() {
-        last.write_to(&mut output);
+    // Parts answered before a Cancel are still written, in order, up to the first that was not: nothing done is
+    // lost.
+    while let Some(next) = in_flight.pop_front() {
+        match next.await.ok().flatten() {
+            Some(part) => part.write_to(&mut output),
+            None => break,
+        }
+    }
+    if let Some(gpu) = gpu_engine {
+        let checked = if workers::count() == 0 {
+            format!("{gpu}, checked and written on this page")
+        } else {
+            format!(
+                "{gpu}, checked and written on the {}",
+                engine::workers_label(output.report)
+            )
+        };
+        output.engines.insert(0, checked);
     }
     (output, cancelled)
 }

@@ -3,14 +3,12 @@
 
 use super::loaded;
 use super::workers::{self, PieceReply, SharesReport};
-use crate::sudoku::Grid;
 use crate::sudoku::answer::Tally;
-use crate::sudoku::bands;
 use crate::sudoku::format::{
     Answer, Format, GradeColumn, NineAnswer, NinePiece, Record, Writer, write_csv_nines,
     write_nines,
 };
-use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, preview_text};
+use crate::sudoku::piece_protocol::{self, MESSAGES, PREVIEWS, nine_preview_text, preview_text};
 use crate::sudoku::symbols::Symbols;
 
 /// Output held in wasm memory before it leaves as a Blob. Each Blob is a round trip to the browser's process:
@@ -33,7 +31,7 @@ pub(super) struct Answered {
 }
 
 /// A slice of plain 9×9 puzzles (lines, blocks or CSV rows) answered ([`super::engine::solve_nines`]): the puzzles,
-/// their answers, the engine that answered, and how long that took.
+/// their answers, and the engine that answered.
 pub(super) struct AnsweredNines {
     /// The slice's puzzles.
     pub nines: NinePiece,
@@ -41,8 +39,6 @@ pub(super) struct AnsweredNines {
     pub answers: Vec<NineAnswer>,
     /// The engine that answered.
     pub engine: String,
-    /// Milliseconds the answering took.
-    pub ms: f64,
 }
 
 /// What a job has written so far: the tallies, the preview, the two outputs (in memory until a Blob's worth)
@@ -185,7 +181,6 @@ impl Output {
             nines,
             answers,
             engine,
-            ..
         } = answered;
         if !self.engines.contains(&engine) {
             self.engines.push(engine);
@@ -201,18 +196,7 @@ impl Output {
             if self.preview.len() >= PREVIEWS {
                 continue;
             }
-            let text = match answer {
-                NineAnswer::Usual(usual) => preview_text(&usual.1),
-                NineAnswer::Solved { values, count } => {
-                    let solution = Grid::new(bands::nine(), values).expect("a 9×9 solution");
-                    preview_text(&Answer::Solved {
-                        solution,
-                        count: *count,
-                        note: None,
-                        gave_up: false,
-                    })
-                }
-            };
+            let text = nine_preview_text(answer);
             self.preview.push((nines.line(i), text));
         }
         let mut csv = Vec::new();

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
+use crate::gpu::lane9::Lane9Result;
 use crate::gpu::nine_batch::{answer_nine, solve_nines as solve_nines_on};
 use crate::gpu::queens::{QueensConfig, QueensKernel};
 use crate::gpu::sudoku_batch::{SudokuKernels, answer_chunk};
@@ -333,13 +334,7 @@ pub async fn solve_nines(
             Err(e) => {
                 // As in `solve`: the CPU finishes, and says why.
                 lose_gpu(&e);
-                let records: Vec<Record> = (0..nines.len()).map(|i| nines.record(i)).collect();
-                let (answers, mut engine) = on_cpu(&records, mode).await.ok()?;
-                engine.push_str(&format!(" — the GPU failed ({e}), so the CPU finished"));
-                return Some(SolvedNines {
-                    answers: usual_answers(records, answers),
-                    engine,
-                });
+                return after_gpu_failed(nines, mode, &e).await;
             }
         }
     }
@@ -349,6 +344,75 @@ pub async fn solve_nines(
         answers: usual_answers(records, answers),
         engine,
     })
+}
+
+/// A piece of plain 9×9 puzzles answered on the CPU after the GPU failed with `error`, saying so.
+async fn after_gpu_failed(
+    nines: &NinePiece,
+    mode: Mode,
+    error: &crate::gpu::GpuError,
+) -> Option<SolvedNines> {
+    let records: Vec<Record> = (0..nines.len()).map(|i| nines.record(i)).collect();
+    let (answers, mut engine) = on_cpu(&records, mode).await.ok()?;
+    engine.push_str(&format!(" — the GPU failed ({error}), so the CPU finished"));
+    Some(SolvedNines {
+        answers: usual_answers(records, answers),
+        engine,
+    })
+}
+
+/// What became of pieces of plain 9×9 puzzles sent to the GPU ([`search_nines`]).
+pub enum SearchedNines {
+    /// The kernel's result for each puzzle, the pieces' in turn, unchecked, and the engine's name ("GPU
+    /// (name)"): whoever writes the answers checks them ([`crate::gpu::found_piece`]).
+    Found(Vec<Lane9Result>, String),
+    /// Each piece answered as [`solve_nines`] answers it: on the CPU, where it would not use the GPU or the
+    /// GPU failed (and the engine says why).
+    Answered(Vec<SolvedNines>),
+}
+
+/// Runs pieces of plain 9×9 puzzles on the GPU in one batch and hands back the kernel's results as they are,
+/// so that the Batch page's workers check and write them rather than the page's one thread; where
+/// [`solve_nines`] would not use the GPU, or the GPU fails, the pieces are answered as it answers them. `None`
+/// when [`cancel`] stopped it.
+pub async fn search_nines(
+    pieces: &[&NinePiece],
+    mode: Mode,
+    preference: Preference,
+) -> Option<SearchedNines> {
+    CANCEL.with(|c| c.set(false));
+    let puzzles = pieces.iter().map(|p| p.len()).sum();
+    if let (Some(gpu), _) = choose_gpu(puzzles, preference) {
+        let run = solve_nines_on(
+            &gpu.ctx,
+            &gpu.kernel.lane9,
+            pieces,
+            mode.limit(),
+            page_config(puzzles),
+            &mut |_, _| !CANCEL.with(Cell::get),
+        )
+        .await;
+        match run {
+            Ok((results, _)) => {
+                let engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
+                return Some(SearchedNines::Found(results, engine));
+            }
+            Err(crate::gpu::GpuError::Cancelled) => return None,
+            Err(e) => {
+                lose_gpu(&e);
+                let mut answered = Vec::with_capacity(pieces.len());
+                for nines in pieces {
+                    answered.push(after_gpu_failed(nines, mode, &e).await?);
+                }
+                return Some(SearchedNines::Answered(answered));
+            }
+        }
+    }
+    let mut answered = Vec::with_capacity(pieces.len());
+    for nines in pieces {
+        answered.push(solve_nines(nines, mode, preference).await?);
+    }
+    Some(SearchedNines::Answered(answered))
 }
 
 /// Records and their answers as [`NineAnswer::Usual`]s.
@@ -389,7 +453,7 @@ fn why_no_gpu() -> String {
 }
 
 /// Names the CPU workers as the engine, with any worker that had to be started again.
-fn workers_label(report: super::workers::SharesReport) -> String {
+pub fn workers_label(report: super::workers::SharesReport) -> String {
     let mut engine = format!("CPU ({} workers)", super::workers::count());
     match report.resent {
         0 => {}

@@ -17,6 +17,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
+use crate::gpu::found_piece;
 use crate::queens::{self, Classes, prefix};
 use crate::sudoku::answer::{Mode, checked_or_solved_unchecked};
 use crate::sudoku::format::{Answer, Record};
@@ -549,7 +550,8 @@ fn read_piece_reply(message: wasm_bindgen::JsValue) -> Result<PieceReply, String
     })
 }
 
-/// Answers a piece request ([`piece_protocol::request`]) on worker `w` (of [`count`]). A worker that dies is
+/// Answers a piece request ([`piece_protocol::request`]), or one of the GPU's results for a piece
+/// ([`found_piece::request`]), on worker `w` (of [`count`]). A worker that dies is
 /// started again and asked once more; a piece that kills two workers in a row, or whose reply does not read, is
 /// answered on the page, as is every piece where no worker can be started.
 pub async fn answer_piece(w: usize, request: Vec<u8>) -> Result<PieceReply, Cancelled> {
@@ -591,13 +593,17 @@ pub async fn answer_piece(w: usize, request: Vec<u8>) -> Result<PieceReply, Canc
             piece
         }
         Err(()) => {
-            let done = match piece_protocol::read_request(&request) {
-                Ok((job, piece)) => piece_protocol::answer_piece(&job, piece, &mut Solver::new()),
-                Err(why) => AnsweredPiece {
-                    messages: vec![format!("a piece could not be answered: {why}")],
-                    ..AnsweredPiece::default()
-                },
+            let done = if found_piece::is_found(&request) {
+                found_piece::answer(&request)
+            } else {
+                piece_protocol::read_request(&request).map(|(job, piece)| {
+                    piece_protocol::answer_piece(&job, piece, &mut Solver::new())
+                })
             };
+            let done = done.unwrap_or_else(|why| AnsweredPiece {
+                messages: vec![format!("a piece could not be answered: {why}")],
+                ..AnsweredPiece::default()
+            });
             PieceReply::from_answered(done, report)
         }
     })

@@ -1,11 +1,13 @@
 //! The CPU engine's Web Worker: answers Sudoku requests (`sudoku::worker_protocol`), the Batch page's pieces of
-//! files (`sudoku::piece_protocol`), the learning tools' requests (`sudoku::learn_protocol`: making and rating
-//! puzzles) and N-Queens requests (`queens::worker_protocol`).
+//! files (`sudoku::piece_protocol`) and the GPU's results for them (`gpu::found_piece`: checked and written
+//! here), the learning tools' requests (`sudoku::learn_protocol`: making and rating puzzles) and N-Queens
+//! requests (`queens::worker_protocol`).
 //! Each worker is its own wasm instance; the page starts one per core.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use forkboard::app::{Spares, bytes_of, message_of, text_from};
+    use forkboard::gpu::found_piece;
     use forkboard::queens;
     use forkboard::sudoku::{Solver, learn_protocol, piece_protocol, worker_protocol};
     use std::cell::RefCell;
@@ -32,8 +34,12 @@ fn main() {
             if request.starts_with(b"!die\n") {
                 panic!("this worker was told to die (the worker-dies test hook)");
             }
-            if piece_protocol::is_piece(&request) {
-                let reply = piece_protocol::serve(&request, &mut solver.borrow_mut());
+            if piece_protocol::is_piece(&request) || found_piece::is_found(&request) {
+                let reply = if found_piece::is_found(&request) {
+                    found_piece::serve(&request)
+                } else {
+                    piece_protocol::serve(&request, &mut solver.borrow_mut())
+                };
                 let (message, transfer) = spares.message_of_bytes(&id, &reply);
                 let _ = reply_to.post_message_with_transfer(&message, &transfer);
                 return;

@@ -4,6 +4,7 @@
 //! web app share the same kernel drivers.
 
 mod context;
+pub mod found_piece;
 pub mod lane9;
 pub mod lane_cells;
 mod lanes;

@@ -24,6 +24,7 @@ use super::format::{
 use super::logic::Rating;
 use super::solver::Solver;
 use super::symbols::Symbols;
+use super::{Grid, bands};
 
 /// How a piece request starts (after the `worker-dies` test hook's line, if any).
 pub const PREFIX: &[u8] = b"!piece ";
@@ -161,22 +162,40 @@ pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> Answer
 /// page may show, keep their answers whole.
 fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> AnsweredPiece {
     solver.max_guesses = job.max_guesses;
+    answer_nines_with(job, nines, |i| {
+        let record = nines.record(i);
+        let answer = answer(&record, solver, job.mode);
+        if i < PREVIEWS {
+            NineAnswer::Usual(Box::new((record, answer)))
+        } else {
+            NineAnswer::from_answer(record, answer)
+        }
+    })
+}
+
+/// Answers a piece of plain 9×9 puzzles with `answer_one(i)` for puzzle `i` (a solver's answer, or one found
+/// elsewhere and checked, as the GPU's are: `gpu::found_piece`) and writes both outputs' parts, the tally, the
+/// previews and the messages.
+pub fn answer_nines_with(
+    job: &PieceJob,
+    nines: &NinePiece,
+    mut answer_one: impl FnMut(usize) -> NineAnswer,
+) -> AnsweredPiece {
     let mut done = AnsweredPiece::default();
     let answers: Vec<NineAnswer> = (0..nines.len())
         .map(|i| {
-            let record = nines.record(i);
-            let answer = answer(&record, solver, job.mode);
-            if let Answer::Invalid(e) = &answer
+            let answer = answer_one(i);
+            if let NineAnswer::Usual(usual) = &answer
+                && let Answer::Invalid(e) = &usual.1
                 && done.messages.len() < MESSAGES
             {
                 done.messages.push(e.to_string());
             }
             if i < PREVIEWS {
-                done.previews.push((record.line, preview_text(&answer)));
-                NineAnswer::Usual(Box::new((record, answer)))
-            } else {
-                NineAnswer::from_answer(record, answer)
+                done.previews
+                    .push((nines.line(i), nine_preview_text(&answer)));
             }
+            answer
         })
         .collect();
     let mut csv = Vec::new();
@@ -196,6 +215,19 @@ fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> Answe
     done.out = out;
     done.csv = csv;
     done
+}
+
+/// [`preview_text`] for an answer to a plain 9×9 puzzle.
+pub fn nine_preview_text(answer: &NineAnswer) -> String {
+    match answer {
+        NineAnswer::Usual(usual) => preview_text(&usual.1),
+        NineAnswer::Solved { values, count } => preview_text(&Answer::Solved {
+            solution: Grid::new(bands::nine(), values).expect("a 9×9 solution's values"),
+            count: *count,
+            note: None,
+            gave_up: false,
+        }),
+    }
 }
 
 /// Bytes to drop from the front of `part` when it opens its output ([`AnsweredPiece::opening_skip`]).
