@@ -1,6 +1,7 @@
 // The Batch page: a 1,000-puzzle file with two broken lines, progress, stats, preview, and the downloaded
-// solutions checked line by line — with WebGPU on and off. Then Cancel in the middle of a long file: what was
-// answered before it is reported and downloadable, in order, and nothing after it. And block and CSV files of
+// solutions checked line by line — with WebGPU on and off. Then Cancel in the middle of a long file, on the CPU
+// workers and on the GPU: what was answered before it is reported and downloadable, in order, and nothing after
+// it. And block and CSV files of
 // several pieces, answered by the workers, come back byte for byte as whole files.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -88,47 +89,55 @@ for (const project of PROJECTS) {
   });
 }
 
-describe("Cancel", () => {
-  let browser;
-  before(async () => {
-    browser = await launch(PROJECTS.find((p) => !p.webgpu));
-  });
-  after(async () => browser?.close());
-
-  test("cancelling a long file keeps every answer made before it, in order", { timeout: 300_000 }, async () => {
-    // Long enough that Cancel lands in the middle on any machine (a slice is answered while the one before
-    // it is written: both must come out right).
-    const count = 600_000;
-    const all = kaggleRows();
-    const long = join(dir, "long.txt");
-    const rows = [];
-    for (let i = 0; i < count; i++) rows.push(all[i % all.length][0]);
-    writeFileSync(long, rows.join("\n") + "\n");
-    const context = await browser.newContext({ acceptDownloads: true });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/batch`);
-    await enginesSettled(page);
-    await page.getByTestId("batch-engine").selectOption("cpu");
-    await page.getByTestId("file").setInputFiles(long);
-    await page.getByText("long.txt is loaded.").waitFor({ timeout: 60_000 });
-    await page.getByTestId("run").click();
-    await page.waitForFunction(() => {
-      const text = document.querySelector('[data-testid="progress-text"]')?.textContent ?? "";
-      return Number(text.split(" ")[0]) > 0;
+// Cancel on each way: the CPU workers' pieces, and the GPU's slices whose results the workers check and write.
+for (const [engine, project] of [
+  ["cpu", PROJECTS.find((p) => !p.webgpu)],
+  ["gpu", PROJECTS.find((p) => p.webgpu)],
+]) {
+  describe(`Cancel (${engine})`, () => {
+    let browser;
+    before(async () => {
+      browser = await launch(project);
     });
-    await page.getByTestId("cancel").click();
-    await page.getByTestId("report").waitFor({ timeout: 120_000 });
-    assert.match(await page.getByTestId("report").textContent(), /Cancelled: results so far/);
-    const answered = Number(await page.getByTestId("stat-puzzles").textContent());
-    assert.ok(answered > 0 && answered < count, `${answered} answered before Cancel`);
-    assert.equal(await page.getByTestId("stat-solved").textContent(), String(answered));
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
-    const out = readFileSync(await download.path(), "utf8").trimEnd().split("\n");
-    assert.equal(out.length, answered, "the download holds what the report counts");
-    out.forEach((row, i) => assert.equal(row, all[i % all.length][1], `line ${i + 1}`));
-    await context.close();
+    after(async () => browser?.close());
+
+    test("cancelling a long file keeps every answer made before it, in order", { timeout: 300_000 }, async () => {
+      // Long enough that Cancel lands in the middle on any machine (parts are answered while those before them
+      // are written: both must come out right).
+      const count = 600_000;
+      const all = kaggleRows();
+      const long = join(dir, "long.txt");
+      const rows = [];
+      for (let i = 0; i < count; i++) rows.push(all[i % all.length][0]);
+      writeFileSync(long, rows.join("\n") + "\n");
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/batch`);
+      await enginesSettled(page);
+      await page.getByTestId("batch-engine").selectOption(engine);
+      await page.getByTestId("file").setInputFiles(long);
+      await page.getByText("long.txt is loaded.").waitFor({ timeout: 60_000 });
+      await page.getByTestId("run").click();
+      await page.waitForFunction(() => {
+        const text = document.querySelector('[data-testid="progress-text"]')?.textContent ?? "";
+        return Number(text.split(" ")[0]) > 0;
+      });
+      await page.getByTestId("cancel").click();
+      await page.getByTestId("report").waitFor({ timeout: 120_000 });
+      assert.match(await page.getByTestId("report").textContent(), /Cancelled: results so far/);
+      const answered = Number(await page.getByTestId("stat-puzzles").textContent());
+      assert.ok(answered > 0 && answered < count, `${answered} answered before Cancel`);
+      assert.equal(await page.getByTestId("stat-solved").textContent(), String(answered));
+      const expected = engine === "gpu" ? /^GPU \(.+\), checked and written on the CPU \(\d+ workers\)$/ : /^CPU \(\d+ workers\)$/;
+      assert.match(await page.getByTestId("stat-engine").textContent(), expected);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download").click()]);
+      const out = readFileSync(await download.path(), "utf8").trimEnd().split("\n");
+      assert.equal(out.length, answered, "the download holds what the report counts");
+      out.forEach((row, i) => assert.equal(row, all[i % all.length][1], `line ${i + 1}`));
+      await context.close();
+    });
   });
-});
+}
 
 describe("Layouts on the workers", () => {
   let browser;
