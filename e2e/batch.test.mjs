@@ -1,8 +1,8 @@
 // The Batch page: a 1,000-puzzle file with two broken lines, progress, stats, preview, and the downloaded
 // solutions checked line by line — with WebGPU on and off. Then Cancel in the middle of a long file, on the CPU
 // workers and on the GPU: what was answered before it is reported and downloadable, in order, and nothing after
-// it. And block and CSV files of
-// several pieces, answered by the workers, come back byte for byte as whole files.
+// it. And block and CSV files of several pieces, answered by the workers, come back byte for byte as whole
+// files.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
