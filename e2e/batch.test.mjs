@@ -206,9 +206,9 @@ describe("Plain 9×9 puzzles on the GPU", () => {
   });
   after(async () => browser?.close());
 
-  // Runs the file `name` on each engine in turn, checks the report with `check(page)`, and returns
-  // each engine's two downloads, [solutions, CSV].
-  async function downloadsOf(name, check) {
+  // Runs the file `name` on each engine in turn (counting solutions when `counting`), checks the report with
+  // `check(page)`, and returns each engine's two downloads, [solutions, CSV].
+  async function downloadsOf(name, check, { counting = false } = {}) {
     const outputs = {};
     for (const engine of ["gpu", "cpu"]) {
       const context = await browser.newContext({ acceptDownloads: true });
@@ -216,6 +216,7 @@ describe("Plain 9×9 puzzles on the GPU", () => {
       await page.goto(`${server.url}/batch`);
       await enginesSettled(page);
       await page.getByTestId("batch-engine").selectOption(engine);
+      if (counting) await page.getByTestId("count-mode").check();
       await page.getByTestId("file").setInputFiles(join(dir, name));
       await page.getByText(`${name} is loaded.`).waitFor();
       await page.getByTestId("run").click();
@@ -265,6 +266,40 @@ describe("Plain 9×9 puzzles on the GPU", () => {
     assert.equal(rows.length, 3_000);
     assert.match(rows[1500], /^# line 1501: no solution/);
     assert.match(csv.split("\n")[0], /^quizzes,solutions,status$/);
+  });
+
+  // Counting takes the same way: the workers check the GPU's counts with its solutions. The same puzzles and an
+  // empty grid (many solutions): both downloads must be the workers' own counts, byte for byte, but for the
+  // empty grid's example solution, which each engine's search order picks (any valid one will do).
+  test("plain 9×9 lines counted on the GPU come back as the workers count them", async () => {
+    const name = "counted.txt";
+    const puzzles = plainPuzzles();
+    const open = 2000;
+    puzzles[open] = ".".repeat(81);
+    writeFileSync(join(dir, name), puzzles.join("\n") + "\n");
+    const outputs = await downloadsOf(
+      name,
+      async (page) => {
+        assert.equal(await page.getByTestId("stat-unique").textContent(), "2997");
+        assert.equal(await page.getByTestId("stat-multiple").textContent(), "1");
+        assert.equal(await page.getByTestId("stat-none").textContent(), "1");
+        assert.match(await page.getByTestId("stat-engine").textContent(), /^(GPU \(.+\), checked and written on the CPU|CPU) \(\d+ workers\)$/);
+      },
+      { counting: true },
+    );
+    const [gpu, cpu] = [outputs.gpu, outputs.cpu].map(([out, csv]) => [out.split("\n"), csv.split("\n")]);
+    for (const [k, what] of [[0, "the solutions file"], [1, "the CSV"]]) {
+      assert.equal(gpu[k].length, cpu[k].length, what);
+      // The CSV's header comes first.
+      const at = open + k;
+      assert.deepEqual(gpu[k].filter((_, i) => i !== at), cpu[k].filter((_, i) => i !== at), what);
+    }
+    const [solution, count] = gpu[0][open].split(" ");
+    assert.equal(count, "2+");
+    assertSolved([...solution], 3, 3, puzzles[open]);
+    assert.equal(gpu[1][open + 1], `${puzzles[open]},${solution},${cpu[1][open + 1].split(",")[2]}`);
+    assert.match(gpu[1][1], /,"unique"$/);
+    assert.match(gpu[1][open + 1], /,"2\+ solutions \(only 0 of the 9 values are given/);
   });
 
   // Blocks of nine rows take the same way as lines: the same 3,000 puzzles, a blank line after each, and both

@@ -7,11 +7,12 @@ adapter Chromium's WebGPU found, each Compare page run's tables as the page show
 saved for Auto, and the Batch page's time from Run to its report for each engine.
 
     python3 scripts/bench_browser_gpu.py --chromium PATH --dist dist [--compare SET:SIZES:QUEENS ...]
-        [--batch FILE ...] [--batch-engines gpu,cpu] [--queens 16,17] [--queens-engines gpu,cpu]
+        [--batch FILE ...] [--batch-engines gpu,cpu] [--batch-count] [--queens 16,17] [--queens-engines gpu,cpu]
         [--software] [--diagnose]
 
 --compare takes the Compare page's own query values (`hardest:1,10,100,1000:8..14`). --batch drops FILE on the
-Batch page and solves it once on each engine of --batch-engines; --queens counts each N on the Queens page. --software asks for SwiftShader's WebGPU (the
+Batch page and solves it once on each engine of --batch-engines (counting solutions with --batch-count);
+--queens counts each N on the Queens page. --software asks for SwiftShader's WebGPU (the
 development machine) instead of the GPU's Vulkan driver; --diagnose prints chrome://gpu (Dawn's adapters).
 On the lent GPU machines Chromium needs its libraries, a font and NVIDIA's Vulkan driver named
 (VK_ICD_FILENAMES); docs/benchmarks.md, "The web app on a real GPU", says how it was carried there.
@@ -211,12 +212,15 @@ async def compare(page, url, spec):
     print("saved crossovers:", saved, flush=True)
 
 
-async def batch(page, url, path, engine):
+async def batch(page, url, path, engine, counting=False):
     await page.goto(f"{url}/batch")
     await page.until(SETTLED, 120, "the engines to settle")
     await page.eval(f"""(() => {{ const s = {by_id('batch-engine')}; s.value = '{engine}';
         s.dispatchEvent(new Event('input', {{bubbles: true}}));
         s.dispatchEvent(new Event('change', {{bubbles: true}})); }})()""")
+    if counting:
+        await page.eval(f"""(() => {{ const c = {by_id('count-mode')}; c.checked = true;
+            c.dispatchEvent(new Event('change', {{bubbles: true}})); }})()""")
     document = await page.call("DOM.getDocument")
     node = await page.call(
         "DOM.querySelector", nodeId=document["root"]["nodeId"], selector='[data-testid="file"]'
@@ -232,6 +236,7 @@ async def batch(page, url, path, engine):
         look(); }})""")
     solved = await page.eval(f"{by_id('stat-solved')}?.textContent")
     detail = await page.eval(f"{by_id('report')}?.innerText")
+    engine = f"{engine}, counted" if counting else engine
     print(f"| {name} | {engine} | {solved} | {seconds:.2f} | {float(solved.replace(',', '')) / seconds:,.0f} |")
     print("  " + " · ".join(line for line in (detail or "").splitlines() if line.strip())[:600], flush=True)
 
@@ -379,7 +384,7 @@ async def session_with(args, url, variant, last):
                     print("| file | engine | solved | seconds | puzzles/s |\n|---|---|---:|---:|---:|", flush=True)
                 for path in args.batch:
                     for engine in args.batch_engines.split(","):
-                        await batch(page, url, path, engine)
+                        await batch(page, url, path, engine, args.batch_count)
                 if args.queens:
                     print("\n### Queens page, Count to result\n")
                     print("| N | engine | total | unique | seconds | check | detail |\n|---|---|---|---|---:|---|---|")
@@ -400,6 +405,7 @@ async def main():
     parser.add_argument("--queens", default="", help="N values to count on the Queens page, comma-separated")
     parser.add_argument("--queens-engines", default="gpu", help="the Queens page's engines, in turn")
     parser.add_argument("--batch-engines", default="gpu,cpu", help="the Batch page's engines, in turn")
+    parser.add_argument("--batch-count", action="store_true", help="count solutions (the uniqueness check)")
     parser.add_argument("--software", action="store_true")
     parser.add_argument("--variant", action="append", default=[],
                         help="Chromium flags to try (space-separated), instead of the built-in ways")

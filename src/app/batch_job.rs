@@ -319,7 +319,7 @@ pub(super) async fn run(
     let on_gpu = engine::gpu_ready() && job.wanted != Preference::Cpu;
     let (output, cancelled) = if !on_gpu && workers::count() > 0 {
         answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
-    } else if on_gpu && job.mode == Mode::First && !job.graded {
+    } else if on_gpu && !job.graded {
         answer_gpu_pieces(feed, &mut reading, job, &mut shown, cancel).await
     } else {
         answer_slices(feed, &mut reading, job, on_gpu, &mut shown, cancel).await
@@ -620,10 +620,10 @@ const LINE_BYTES: usize = 82;
 /// piece, so that the feed's READ_AHEAD bytes never run dry before the end.
 const MAX_PIECE_BYTES: usize = READ_AHEAD - (2 << 20);
 
-/// The GPU's way for a first solution of each puzzle, ungraded: the input cut into pieces of whole records
-/// ([`Splitter`]), a slice's worth of them at a time. Pieces of plain 9×9 puzzles (lines, blocks or CSV rows)
-/// go to the GPU together straight from their text ([`engine::search_nines`]: no record per puzzle), and each
-/// piece's results then to a worker with the piece, which checks, unpacks and writes them
+/// The GPU's way for each puzzle's first solution or count, ungraded: the input cut into pieces of whole
+/// records ([`Splitter`]), a slice's worth of them at a time. Pieces of plain 9×9 puzzles (lines, blocks or CSV
+/// rows) go to the GPU together straight from their text ([`engine::search_nines`]: no record per puzzle), and
+/// each piece's results then to a worker with the piece, which checks, unpacks and writes them
 /// ([`found_piece`]) while the GPU searches the next slice: the page's thread only cuts, packs and keeps the
 /// parts in order. Any other piece is answered as records ([`answer_slice`]) and written here. Slices are sized
 /// as [`answer_slices`] sizes them.
