@@ -346,6 +346,52 @@ struct Asked {
     wake: Option<oneshot::Sender<()>>,
 }
 
+impl Asked {
+    /// The worker with the fewest pieces asked and not answered, and how many those are.
+    fn least_busy(&self) -> (usize, usize) {
+        let least = self.pending.iter().min().copied().unwrap_or(0);
+        let w = self.pending.iter().position(|&n| n == least).unwrap_or(0);
+        (w, least)
+    }
+}
+
+/// Parts of a job's output answered in tasks of their own, in input order; `None` from one means the job was
+/// cancelled.
+type InFlight<T> = VecDeque<oneshot::Receiver<Option<T>>>;
+
+/// Writes, in order, every part at the front of `in_flight` that is answered; whether any was, or `None` once
+/// one says the job was cancelled (or its task went away, which only a cancelled job's does): nothing after it
+/// may be written either, or the output would have a gap.
+fn write_answered<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) -> Option<bool> {
+    let mut wrote = false;
+    while let Some(next) = in_flight.front_mut() {
+        match next.try_recv() {
+            Ok(None) => break,
+            Ok(Some(Some(part))) => {
+                in_flight.pop_front();
+                write(part);
+                wrote = true;
+            }
+            Ok(Some(None)) | Err(_) => {
+                in_flight.clear();
+                return None;
+            }
+        }
+    }
+    Some(wrote)
+}
+
+/// After a Cancel: writes the parts answered before it, in order, up to the first that was not, so that
+/// nothing done is lost.
+async fn write_rest<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) {
+    while let Some(next) = in_flight.pop_front() {
+        match next.await.ok().flatten() {
+            Some(part) => write(part),
+            None => break,
+        }
+    }
+}
+
 /// The CPU workers' way: the page cuts the file into pieces of whole records ([`Splitter`]) and sends each to
 /// a worker, which reads, answers and writes it ([`piece_protocol`]); the page keeps the parts in order and
 /// hands them to the browser as Blobs. The page's own work per puzzle is then only finding line ends.
@@ -370,9 +416,9 @@ async fn answer_pieces(
         wake: None,
     }));
     let mut output = Output::new(piece_job.format, job.graded);
-    let mut in_flight: VecDeque<oneshot::Receiver<Option<PieceReply>>> = VecDeque::new();
+    let mut in_flight: InFlight<PieceReply> = VecDeque::new();
     let (mut ended, mut cancelled) = (false, false);
-    'job: loop {
+    loop {
         if cancel.get_untracked() {
             cancelled = true;
             break;
@@ -385,12 +431,7 @@ async fn answer_pieces(
             && in_flight.len() < UNWRITTEN_PER_WORKER * workers
             && (reading.whole() || splitter.get_mut().ahead() >= READ_AHEAD)
         {
-            let (w, least) = {
-                let asked = asked.borrow();
-                let least = asked.pending.iter().min().copied().unwrap_or(0);
-                let w = asked.pending.iter().position(|&n| n == least).unwrap_or(0);
-                (w, least)
-            };
+            let (w, least) = asked.borrow().least_busy();
             if least >= PIECES_PER_WORKER {
                 break;
             }
@@ -410,24 +451,10 @@ async fn answer_pieces(
             }
         }
         // Every piece answered at the front of the output is written, in order.
-        let mut wrote = false;
-        while let Some(next) = in_flight.front_mut() {
-            match next.try_recv() {
-                Ok(None) => break,
-                Ok(Some(Some(piece))) => {
-                    in_flight.pop_front();
-                    output.write_piece(piece);
-                    wrote = true;
-                }
-                // Cancelled (or the task went away, which only a cancelled job does): nothing after this piece
-                // may be written either, or the output would have a gap.
-                Ok(Some(None)) | Err(_) => {
-                    in_flight.clear();
-                    cancelled = true;
-                    break 'job;
-                }
-            }
-        }
+        let Some(wrote) = write_answered(&mut in_flight, |piece| output.write_piece(piece)) else {
+            cancelled = true;
+            break;
+        };
         if wrote {
             shown.update(
                 output.tally.puzzles,
@@ -442,14 +469,7 @@ async fn answer_pieces(
             let _ = woken.await;
         }
     }
-    // Pieces answered before a Cancel are still written, in order, up to the first that was not: nothing done
-    // is lost.
-    while let Some(next) = in_flight.pop_front() {
-        match next.await.ok().flatten() {
-            Some(piece) => output.write_piece(piece),
-            None => break,
-        }
-    }
+    write_rest(&mut in_flight, |piece| output.write_piece(piece)).await;
     output.engines = vec![engine::workers_engine(job.wanted, output.report)];
     (output, cancelled)
 }
@@ -652,7 +672,7 @@ async fn answer_gpu_pieces(
     // job goes (a 9×9 line to start with).
     let mut record_bytes = LINE_BYTES;
     let mut output = Output::new(splitter.format(), false);
-    let mut in_flight: VecDeque<oneshot::Receiver<Option<GpuPart>>> = VecDeque::new();
+    let mut in_flight: InFlight<GpuPart> = VecDeque::new();
     // Parts sent last time: the next slice goes to the GPU while the workers write them.
     let mut last_slice = 0;
     // Puzzles in the parts sent so far, to know which the Solve page keeps.
@@ -712,13 +732,8 @@ async fn answer_gpu_pieces(
                             let keep = loaded::KEEP.saturating_sub(sent).min(n);
                             let kept = (0..keep).map(|i| piece.record(i)).collect();
                             sent += n;
-                            let w = {
-                                let mut asked = asked.borrow_mut();
-                                let least = asked.pending.iter().min().copied().unwrap_or(0);
-                                let w = asked.pending.iter().position(|&p| p == least).unwrap_or(0);
-                                asked.pending[w] += 1;
-                                w
-                            };
+                            let (w, _) = asked.borrow().least_busy();
+                            asked.borrow_mut().pending[w] += 1;
                             in_flight.push_back(write_found(w, Rc::clone(&asked), request, kept));
                             taken += n;
                         }
@@ -756,23 +771,10 @@ async fn answer_gpu_pieces(
             }
         }
         // Every part finished at the front of the output is written, in order.
-        let mut wrote = false;
-        while let Some(next) = in_flight.front_mut() {
-            match next.try_recv() {
-                Ok(None) => break,
-                Ok(Some(Some(part))) => {
-                    in_flight.pop_front();
-                    part.write_to(&mut output);
-                    wrote = true;
-                }
-                // Cancelled: nothing after this part may be written either, or the output would have a gap.
-                Ok(Some(None)) | Err(_) => {
-                    in_flight.clear();
-                    cancelled = true;
-                    break 'job;
-                }
-            }
-        }
+        let Some(wrote) = write_answered(&mut in_flight, |part| part.write_to(&mut output)) else {
+            cancelled = true;
+            break;
+        };
         if wrote {
             shown.update(
                 output.tally.puzzles,
@@ -790,14 +792,7 @@ async fn answer_gpu_pieces(
         // Let the page breathe between slices.
         TimeoutFuture::new(0).await;
     }
-    // Parts answered before a Cancel are still written, in order, up to the first that was not: nothing done is
-    // lost.
-    while let Some(next) = in_flight.pop_front() {
-        match next.await.ok().flatten() {
-            Some(part) => part.write_to(&mut output),
-            None => break,
-        }
-    }
+    write_rest(&mut in_flight, |part| part.write_to(&mut output)).await;
     if let Some(gpu) = gpu_engine {
         let checked = if workers::count() == 0 {
             format!("{gpu}, checked and written on this page")
