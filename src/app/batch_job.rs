@@ -40,6 +40,9 @@ const GPU_FIRST_SLICE: usize = 1024;
 const GPU_SLICE_MS: f64 = 1000.0;
 /// Bounds of the GPU slice.
 const GPU_SLICES: (usize, usize) = (256, 65_536);
+/// The longest the page's thread works on a job before it lets the browser run its other tasks (input, drawing,
+/// the workers' replies): a task over 50 ms is one a user can feel.
+const TASK_MS: f64 = 10.0;
 /// Milliseconds between progress readings: each redraws part of the page, and slices come every few
 /// milliseconds.
 const PROGRESS_MS: f64 = 100.0;
@@ -713,6 +716,8 @@ async fn answer_gpu_pieces(
             }
             last_slice = nines.len() + usize::from(records.is_some());
             let started = now_ms();
+            // Time the page spent letting the browser in, not answering the slice.
+            let mut paused = 0.0;
             let mut taken = 0;
             if !nines.is_empty() {
                 let pieces: Vec<&NinePiece> = nines.iter().map(|(piece, _)| piece).collect();
@@ -725,7 +730,16 @@ async fn answer_gpu_pieces(
                     SearchedNines::Found(results, engine) => {
                         gpu_engine.get_or_insert(engine);
                         let mut at = 0;
+                        let mut since = now_ms();
                         for (piece, request) in nines {
+                            // A slice's pieces are tens of posts and copies, and the first slices make the
+                            // records the Solve page keeps: the page's thread lets the browser in between.
+                            if now_ms() - since >= TASK_MS {
+                                let pause = now_ms();
+                                TimeoutFuture::new(0).await;
+                                since = now_ms();
+                                paused += since - pause;
+                            }
                             let n = piece.len();
                             let request = found_piece::request(&results[at..at + n], &request);
                             at += n;
@@ -766,7 +780,7 @@ async fn answer_gpu_pieces(
                 record_bytes = measured.clamp(16, 4096);
             }
             if taken * 5 >= slice * 4 {
-                let per_ms = taken as f64 / (now_ms() - started).max(1.0);
+                let per_ms = taken as f64 / (now_ms() - started - paused).max(1.0);
                 slice = ((per_ms * GPU_SLICE_MS) as usize).clamp(GPU_SLICES.0, GPU_SLICES.1);
             }
         }
