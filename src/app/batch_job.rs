@@ -1,8 +1,8 @@
 //! The Batch page's job: the input read a few megabytes at a time and cut into pieces that the CPU workers
-//! read, answer and write themselves, or into slices of puzzles answered on the GPU (never on the page's
-//! thread) while the one before it is tallied and written; the output goes to the browser as Blobs a few
-//! megabytes at a time. So the page keeps answering, and its own memory holds a few pieces of the file and
-//! a few answered ones whatever the file's length.
+//! read, answer and write themselves, or, on the GPU, into slices of pieces searched on the device together,
+//! whose results the workers then check and write piece by piece while the device searches the next slice;
+//! the output goes to the browser as Blobs a few megabytes at a time. So the page keeps answering, and its own
+//! memory holds a few pieces of the file and a few answered ones whatever the file's length.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

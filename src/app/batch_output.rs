@@ -30,8 +30,8 @@ pub(super) struct Answered {
     pub ms: f64,
 }
 
-/// A slice of plain 9×9 puzzles (lines, blocks or CSV rows) answered ([`super::engine::solve_nines`]): the puzzles,
-/// their answers, and the engine that answered.
+/// A piece of plain 9×9 puzzles (lines, blocks or CSV rows) answered on the page's side, where the GPU way does
+/// not use the GPU ([`super::engine::search_nines`]): the puzzles, their answers, and the engine that answered.
 pub(super) struct AnsweredNines {
     /// The slice's puzzles.
     pub nines: NinePiece,

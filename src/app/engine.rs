@@ -12,7 +12,7 @@ use leptos::task::spawn_local;
 
 use crate::gpu::GpuContext;
 use crate::gpu::lane9::Lane9Result;
-use crate::gpu::nine_batch::{answer_nine, solve_nines as solve_nines_on};
+use crate::gpu::nine_batch::solve_nines as solve_nines_on;
 use crate::gpu::queens::{QueensConfig, QueensKernel};
 use crate::gpu::sudoku_batch::{SudokuKernels, answer_chunk};
 use crate::gpu::sudoku_fork::ForkConfig;
@@ -286,58 +286,13 @@ pub struct SolvedNines {
     pub engine: String,
 }
 
-/// [`solve`] for a piece of plain 9×9 puzzles: on the GPU straight from the text (each puzzle packed from its
-/// text and its result checked against it, [`crate::gpu::nine_batch`]), no record made but for the puzzles it
-/// cannot settle, so that the page's one thread does a fraction of the work per puzzle; wherever [`solve`]
-/// would not use the GPU, or the GPU fails, the puzzles go to it as records. `None` when [`cancel`] stopped it.
-pub async fn solve_nines(
+/// A piece of plain 9×9 puzzles answered as records by [`solve`] (which says why not on the GPU), where
+/// [`search_nines`] does not use the GPU. `None` when [`cancel`] stopped it.
+async fn nines_as_records(
     nines: &NinePiece,
     mode: Mode,
     preference: Preference,
 ) -> Option<SolvedNines> {
-    CANCEL.with(|c| c.set(false));
-    // (Without the GPU, `solve` below says why.)
-    if let (Some(gpu), _) = choose_gpu(nines.len(), preference) {
-        let config = page_config(nines.len());
-        let run = solve_nines_on(
-            &gpu.ctx,
-            &gpu.kernel.lane9,
-            &[nines],
-            mode.limit(),
-            config,
-            &mut |_, _| !CANCEL.with(Cell::get),
-        )
-        .await;
-        match run {
-            Ok((results, _)) => {
-                let mut answers: Vec<NineAnswer> = results
-                    .iter()
-                    .enumerate()
-                    .map(|(i, result)| answer_nine(nines, i, result, mode, PAGE_MAX_GUESSES).0)
-                    .collect();
-                let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
-                // As in `solve`: what the page gave up on goes to the workers with the full budget.
-                let hard: Vec<usize> = (0..answers.len())
-                    .filter(|&i| matches!(&answers[i], NineAnswer::Usual(u) if gave_up(&u.1)))
-                    .collect();
-                if !hard.is_empty() {
-                    let again: Vec<Record> = hard.iter().map(|&i| nines.record(i)).collect();
-                    let (redone, cpu) = on_cpu(&again, mode).await.ok()?;
-                    for ((i, record), answer) in hard.into_iter().zip(again).zip(redone) {
-                        answers[i] = NineAnswer::Usual(Box::new((record, answer)));
-                    }
-                    engine.push_str(&format!("; the hardest on the {cpu}"));
-                }
-                return Some(SolvedNines { answers, engine });
-            }
-            Err(crate::gpu::GpuError::Cancelled) => return None,
-            Err(e) => {
-                // As in `solve`: the CPU finishes, and says why.
-                lose_gpu(&e);
-                return after_gpu_failed(nines, mode, &e).await;
-            }
-        }
-    }
     let records: Vec<Record> = (0..nines.len()).map(|i| nines.record(i)).collect();
     let Solved { answers, engine } = solve(&records, mode, preference).await?;
     Some(SolvedNines {
@@ -366,15 +321,15 @@ pub enum SearchedNines {
     /// The kernel's result for each puzzle, the pieces' in turn, unchecked, and the engine's name ("GPU
     /// (name)"): whoever writes the answers checks them ([`crate::gpu::found_piece`]).
     Found(Vec<Lane9Result>, String),
-    /// Each piece answered as [`solve_nines`] answers it: on the CPU, where it would not use the GPU or the
-    /// GPU failed (and the engine says why).
+    /// Each piece answered on the CPU as records, where the GPU is not used or failed (and the engine says
+    /// why).
     Answered(Vec<SolvedNines>),
 }
 
 /// Runs pieces of plain 9×9 puzzles on the GPU in one batch and hands back the kernel's results as they are,
-/// so that the Batch page's workers check and write them rather than the page's one thread; where
-/// [`solve_nines`] would not use the GPU, or the GPU fails, the pieces are answered as it answers them. `None`
-/// when [`cancel`] stopped it.
+/// so that the Batch page's workers check and write them rather than the page's one thread; where [`solve`]
+/// would not use the GPU, or the GPU fails, the pieces are answered on the CPU as records. `None` when
+/// [`cancel`] stopped it.
 pub async fn search_nines(
     pieces: &[&NinePiece],
     mode: Mode,
@@ -410,7 +365,7 @@ pub async fn search_nines(
     }
     let mut answered = Vec::with_capacity(pieces.len());
     for nines in pieces {
-        answered.push(solve_nines(nines, mode, preference).await?);
+        answered.push(nines_as_records(nines, mode, preference).await?);
     }
     Some(SearchedNines::Answered(answered))
 }
