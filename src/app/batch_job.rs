@@ -362,12 +362,17 @@ impl Asked {
 /// cancelled.
 type InFlight<T> = VecDeque<oneshot::Receiver<Option<T>>>;
 
-/// Writes, in order, every part at the front of `in_flight` that is answered; whether any was, or `None` once
-/// one says the job was cancelled (or its task went away, which only a cancelled job's does): nothing after it
-/// may be written either, or the output would have a gap.
+/// Writes, in order, the parts at the front of `in_flight` that are answered, for at most [`TASK_MS`] (the
+/// rest wait for the caller's next round); whether any was, or `None` once one says the job was cancelled (or
+/// its task went away, which only a cancelled job's does): nothing after it may be written either, or the
+/// output would have a gap.
 fn write_answered<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) -> Option<bool> {
     let mut wrote = false;
+    let started = now_ms();
     while let Some(next) = in_flight.front_mut() {
+        if wrote && now_ms() - started >= TASK_MS {
+            break;
+        }
         match next.try_recv() {
             Ok(None) => break,
             Ok(Some(Some(part))) => {
@@ -697,7 +702,13 @@ async fn answer_gpu_pieces(
             reading.top_up(splitter.get_mut()).await;
             let budget = (slice * record_bytes).min(MAX_PIECE_BYTES);
             let (mut nines, mut records, mut bytes) = (Vec::new(), None, 0);
+            let mut since = now_ms();
             while bytes < budget {
+                // Cutting and reading a slice's pieces takes a while too: the browser gets its turns.
+                if now_ms() - since >= TASK_MS {
+                    TimeoutFuture::new(0).await;
+                    since = now_ms();
+                }
                 let Some(piece) = splitter.next_piece(PIECE_BYTES.min(budget - bytes)) else {
                     ended = true;
                     break;
