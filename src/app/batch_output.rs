@@ -196,7 +196,7 @@ impl Output {
             if self.preview.len() >= PREVIEWS {
                 continue;
             }
-            let text = nine_preview_text(answer);
+            let text = nine_preview_text(&nines, i, answer);
             self.preview.push((nines.line(i), text));
         }
         let mut csv = Vec::new();

@@ -34,12 +34,14 @@ fn main() {
             if request.starts_with(b"!die\n") {
                 panic!("this worker was told to die (the worker-dies test hook)");
             }
-            if piece_protocol::is_piece(&request) || found_piece::is_found(&request) {
-                let reply = if found_piece::is_found(&request) {
-                    found_piece::serve(&request)
-                } else {
-                    piece_protocol::serve(&request, &mut solver.borrow_mut())
-                };
+            let piece_reply = if found_piece::is_found(&request) {
+                Some(found_piece::serve(&request))
+            } else if piece_protocol::is_piece(&request) {
+                Some(piece_protocol::serve(&request, &mut solver.borrow_mut()))
+            } else {
+                None
+            };
+            if let Some(reply) = piece_reply {
                 let (message, transfer) = spares.message_of_bytes(&id, &reply);
                 let _ = reply_to.post_message_with_transfer(&message, &transfer);
                 return;

@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use super::answer::{Mode, Tally, answer};
+use super::answer::{Mode, Tally, answer, why_not_unique};
 use super::format::{
     Answer, Format, GradeColumn, NineAnswer, NinePiece, Piece, ReadOptions, Record, Writer,
     opening, write_csv_nines, write_nines,
@@ -158,18 +158,13 @@ pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> Answer
 }
 
 /// [`answer_piece`] for plain 9×9 puzzles: each made a record straight from its values, and its answer written
-/// from the values where that writes the same ([`NineAnswer::from_answer`]). The first [`PREVIEWS`], which the
-/// page may show, keep their answers whole.
+/// from the values where that writes the same ([`NineAnswer::from_answer`]).
 fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> AnsweredPiece {
     solver.max_guesses = job.max_guesses;
     answer_nines_with(job, nines, |i| {
         let record = nines.record(i);
         let answer = answer(&record, solver, job.mode);
-        if i < PREVIEWS {
-            NineAnswer::Usual(Box::new((record, answer)))
-        } else {
-            NineAnswer::from_answer(record, answer)
-        }
+        NineAnswer::from_answer(record, answer)
     })
 }
 
@@ -193,7 +188,7 @@ pub fn answer_nines_with(
             }
             if i < PREVIEWS {
                 done.previews
-                    .push((nines.line(i), nine_preview_text(&answer)));
+                    .push((nines.line(i), nine_preview_text(nines, i, &answer)));
             }
             answer
         })
@@ -217,16 +212,25 @@ pub fn answer_nines_with(
     done
 }
 
-/// [`preview_text`] for an answer to a plain 9×9 puzzle.
-pub fn nine_preview_text(answer: &NineAnswer) -> String {
+/// [`preview_text`] for the answer to puzzle `i` of `nines`: a solution kept as values gets back the note a
+/// solver's answer has on a count above one (givens that show it, as [`write_csv_nines`] works it out).
+pub fn nine_preview_text(nines: &NinePiece, i: usize, answer: &NineAnswer) -> String {
     match answer {
         NineAnswer::Usual(usual) => preview_text(&usual.1),
-        NineAnswer::Solved { values, count } => preview_text(&Answer::Solved {
-            solution: Grid::new(bands::nine(), values).expect("a 9×9 solution's values"),
-            count: *count,
-            note: None,
-            gave_up: false,
-        }),
+        NineAnswer::Solved { values, count } => {
+            let note = match count {
+                Some((n, _)) if *n > 1 => {
+                    Grid::new(bands::nine(), &nines.values(i)).and_then(|p| why_not_unique(&p))
+                }
+                _ => None,
+            };
+            preview_text(&Answer::Solved {
+                solution: Grid::new(bands::nine(), values).expect("a 9×9 solution's values"),
+                count: *count,
+                note,
+                gave_up: false,
+            })
+        }
     }
 }
 
