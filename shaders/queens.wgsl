@@ -49,7 +49,9 @@ struct Control {
     // Lanes still searching at the end of the dispatch (each holds one unfinished node, so the host knows
     // `next − busy` nodes are done).
     busy: atomic<u32>,
-    pad: array<u32, 2>,
+    // Nodes `split` has given away (it may count past the room for them; the host clamps).
+    donated: atomic<u32>,
+    pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -61,6 +63,8 @@ struct Control {
 // 32 words per constellation: word 0 its orbit's size (what each solution below it stands for), word r the
 // columns row r may use (`Plan::tables`).
 @group(0) @binding(5) var<storage, read> tables: array<u32>;
+// Where `split` puts the nodes it takes from busy lanes; the host then hands them out as the next queue.
+@group(0) @binding(6) var<storage, read_write> donated: array<Node>;
 
 // Invocations per workgroup: one warp on NVIDIA hardware. The host compiles this file once per stack depth
 // (16 or 32 levels) and with or without the row masks (constellations need them, the mirror split does not:
@@ -219,5 +223,52 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             lanes[lane].frames[k] = stack[(k + 2u) * GROUP + me];
         }
         lanes[lane].frames[frames - 1u] = top;
+    }
+}
+
+// The run's tail: once every node has been handed out, lanes that finish sit idle while the others work through
+// their last nodes, the largest of which can take seconds. Between dispatches the host then runs this over the
+// parked lanes: each busy lane gives away the untried candidates of its lowest frame (the largest subtrees it
+// holds) as nodes of their own, one per candidate, which the idle lanes take as the next queue. A lane with
+// frames above that one drops it and goes on with them; a lane whose only frame is its top keeps the next
+// candidate and gives the rest. A child of a frame is never a full board here: a frame with frames above it
+// lies above the last row, and a lone top frame gives only when more than one column is open.
+@compute @workgroup_size(32)
+fn split(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let lane = gid.x;
+    if lane >= params.lanes { return; }
+    let frames = lanes[lane].top;
+    if frames == 0u { return; }
+    let bottom = lanes[lane].frames[0];
+    var give = bottom.w;
+    if frames == 1u {
+        give = select(0u, bottom.w & (bottom.w - 1u), countOneBits(bottom.x) > 1u);
+    }
+    let count = countOneBits(give);
+    if count == 0u { return; }
+    let at = atomicAdd(&control.donated, count);
+    let room = arrayLength(&donated);
+    if at + count > room {
+        // No room for this lane's nodes: it keeps its work, and what it was given below the end gets nodes with
+        // nothing to search (no open column left free), so the queue has no stale nodes in it.
+        for (var k = at; k < min(at + count, room); k++) {
+            donated[k] = Node(1u, 1u, 1u, 0u);
+        }
+        return;
+    }
+    let constellation = lanes[lane].constellation;
+    var rest = give;
+    for (var k = 0u; k < count; k++) {
+        let bit = rest & (0u - rest);
+        rest ^= bit;
+        donated[at + k] = Node(bottom.x ^ bit, (bottom.y | bit) << 1u, (bottom.z | bit) >> 1u, constellation);
+    }
+    if frames == 1u {
+        lanes[lane].frames[0] = vec4<u32>(bottom.xyz, bottom.w ^ give);
+    } else {
+        for (var k = 0u; k + 1u < frames; k++) {
+            lanes[lane].frames[k] = lanes[lane].frames[k + 1u];
+        }
+        lanes[lane].top = frames - 1u;
     }
 }

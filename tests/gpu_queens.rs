@@ -74,8 +74,7 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
                 Shard::WHOLE,
                 QueensConfig {
                     nodes: Some(wanted),
-                    lanes: None,
-                    deep: false,
+                    ..QueensConfig::default()
                 },
                 &mut |done, total| {
                     assert!(done >= last.0 && done <= total);
@@ -92,6 +91,61 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
 }
 
 #[test]
+fn busy_lanes_give_work_to_idle_ones_and_the_counts_stay_exact() {
+    // Few nodes and lanes to spare: once the cut is handed out, the busy lanes give their lowest frames away
+    // (the shader's `split`), again and again; small queues of given nodes (four a lane) also run out of room,
+    // which leaves the lanes that found none as they were. Whole boards on the mirror split, shards on their
+    // constellations (row masks and weights), and the same counts with splitting off.
+    let gpu = gpu();
+    let mut splits = 0;
+    for (n, nodes, lanes) in [(12, 1, 64), (14, 4, 64), (15, 50, 128), (15, 50, 256)] {
+        for no_split in [false, true] {
+            let config = QueensConfig {
+                nodes: Some(nodes),
+                lanes: Some(lanes),
+                no_split,
+                ..QueensConfig::default()
+            };
+            let (classes, stats) = gpu
+                .kernel
+                .count_blocking(&gpu.ctx, n, Shard::WHOLE, config, &mut |_, _| true)
+                .unwrap();
+            assert_eq!(
+                Some(classes.tally(n)),
+                known(n),
+                "N={n} {config:?} ({stats:?})"
+            );
+            // Whether a split comes depends on the dispatches' timing; none ever comes with splitting off.
+            if no_split {
+                assert_eq!(stats.splits, 0);
+            }
+            splits += stats.splits;
+        }
+    }
+    assert!(splits > 0, "some lanes gave work away");
+    let n = 13;
+    let config = QueensConfig {
+        nodes: Some(8),
+        lanes: Some(64),
+        ..QueensConfig::default()
+    };
+    let mut sum = queens::Classes::default();
+    let mut splits = 0;
+    for index in 1..=3 {
+        let (classes, stats) = gpu
+            .kernel
+            .count_blocking(&gpu.ctx, n, Shard { index, of: 3 }, config, &mut |_, _| {
+                true
+            })
+            .unwrap();
+        sum.add(&classes);
+        splits += stats.splits;
+    }
+    assert_eq!(sum, queens::count(n), "the shards' classes add up");
+    assert!(splits > 0);
+}
+
+#[test]
 fn cancelling_stops_the_count() {
     let gpu = gpu();
     let run = gpu.kernel.count_blocking(
@@ -100,8 +154,7 @@ fn cancelling_stops_the_count() {
         Shard::WHOLE,
         QueensConfig {
             nodes: Some(100_000),
-            lanes: None,
-            deep: false,
+            ..QueensConfig::default()
         },
         &mut |_, _| false,
     );
@@ -123,7 +176,7 @@ fn the_shallow_kernel_holds_its_deepest_stacks() {
             &mut |_, _| true,
         ))
         .unwrap()
-        .0
+        .total
     };
     let mut halves = Vec::new();
     mirror::visit(n, row, &mut |node| halves.push(*node));

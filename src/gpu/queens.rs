@@ -1,6 +1,7 @@
 //! N-Queens on the GPU: the host cuts the constellations' searches into nodes
 //! ([`crate::queens::constellation`]); the WGSL kernel `shaders/queens.wgsl` runs persistent lanes that take
-//! nodes one after another and park their stacks between dispatches; the host adds the lanes' 64-bit weighted
+//! nodes one after another and park their stacks between dispatches (in the run's tail, busy lanes give their
+//! lowest frames to idle ones as new nodes: the shader's `split`); the host adds the lanes' 64-bit weighted
 //! counts into the total, and the classes follow from it and the symmetric solutions credited to the
 //! constellations counted ([`crate::queens::constellation::Plan::symmetric`]), which the host works out meanwhile. The steps
 //! per dispatch follow its measured time, so each stays short (a browser kills a long one) and the caller sees
@@ -56,8 +57,10 @@ pub struct QueensControl {
     pub next: u32,
     /// Lanes still searching at the end of the last dispatch (each holds one unfinished node).
     pub busy: u32,
+    /// Nodes the last `split` gave away (may pass the room for them).
+    pub donated: u32,
     /// Padding to 16 bytes.
-    pub pad: [u32; 2],
+    pub pad: u32,
 }
 
 /// Mirrors `Node` in `queens.wgsl`: a partial board below a constellation.
@@ -160,6 +163,19 @@ pub struct QueensConfig {
     pub lanes: Option<u32>,
     /// Runs the deep-stack kernel even where the shallow one would do (tests and measurements).
     pub deep: bool,
+    /// Never lets busy lanes give work to idle ones in the run's tail (measurements).
+    pub no_split: bool,
+}
+
+/// What [`QueensKernel::count_nodes`] counted and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodesCounted {
+    /// The weighted solutions below the nodes.
+    pub total: u64,
+    /// Counting dispatches submitted.
+    pub dispatches: u64,
+    /// Times busy lanes gave work to idle ones.
+    pub splits: u64,
 }
 
 /// What a GPU count did besides counting.
@@ -173,6 +189,8 @@ pub struct QueensStats {
     pub cut_row: u32,
     /// Dispatches submitted.
     pub dispatches: u64,
+    /// Times the busy lanes gave work to idle ones in the run's tail (`split` in the shader).
+    pub splits: u64,
     /// Host time spent cutting the search into nodes.
     pub cut_seconds: f64,
     /// Host time spent counting the symmetric solutions (alongside the GPU natively).
@@ -186,6 +204,8 @@ pub struct QueensKernel {
     /// rows from the bottom needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top),
     /// of [`DEEP`] levels otherwise; with the row masks for constellations, without for the mirror split.
     pipelines: [[wgpu::ComputePipeline; 2]; 2],
+    /// `split`: busy lanes give their lowest frame's candidates away as nodes.
+    split: wgpu::ComputePipeline,
 }
 
 impl QueensKernel {
@@ -225,10 +245,13 @@ impl QueensKernel {
         let layout = buffer_layout(
             ctx,
             "queens",
-            &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, Read],
+            &[
+                Uniform, Read, ReadWrite, ReadWrite, ReadWrite, Read, ReadWrite,
+            ],
         );
         let pipelines = PipelineMaker::new(ctx, "queens", &layout);
         let pipeline = |depth, masks| pipelines.pipeline(&module(depth, masks), "count");
+        let split = pipelines.pipeline(&module(SHALLOW, false), "split");
         let pipelines = [
             [pipeline(SHALLOW, false), pipeline(DEEP, false)],
             [pipeline(SHALLOW, true), pipeline(DEEP, true)],
@@ -238,7 +261,11 @@ impl QueensKernel {
                 "the N-Queens kernel did not compile: {error}"
             )));
         }
-        let kernel = Self { layout, pipelines };
+        let kernel = Self {
+            layout,
+            pipelines,
+            split,
+        };
         // Drivers may finish compiling on the first dispatch: a small board now keeps that out of the first count.
         kernel
             .count(
@@ -370,8 +397,10 @@ impl QueensKernel {
         #[cfg(not(target_arch = "wasm32"))]
         let beside = std::thread::spawn(symmetric);
         let (work, mut stats) = self.prepare(ctx, n, plan.as_deref(), shard, config);
-        let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
-        stats.dispatches = dispatches;
+        let counted = self.count_nodes(ctx, &work, config, progress).await?;
+        stats.dispatches = counted.dispatches;
+        stats.splits = counted.splits;
+        let total = counted.total;
         #[cfg(not(target_arch = "wasm32"))]
         let (counts, seconds) = beside.join().expect("the symmetric count does not panic");
         #[cfg(target_arch = "wasm32")]
@@ -393,26 +422,28 @@ impl QueensKernel {
             return Ok((u64::from(n == 1), QueensStats::default()));
         }
         let (work, mut stats) = self.prepare(ctx, n, None, Shard::WHOLE, config);
-        let (total, dispatches) = self.count_nodes(ctx, &work, config, progress).await?;
-        stats.dispatches = dispatches;
-        Ok((total, stats))
+        let counted = self.count_nodes(ctx, &work, config, progress).await?;
+        stats.dispatches = counted.dispatches;
+        stats.splits = counted.splits;
+        Ok((counted.total, stats))
     }
 
-    /// Counts the solutions below a cut's nodes: their weighted sum and the number of dispatches it took.
+    /// Counts the solutions below a cut's nodes: their weighted sum, the dispatches it took and the times the
+    /// busy lanes gave work to idle ones once the cut's nodes were all handed out (the shader's `split`).
     pub async fn count_nodes(
         &self,
         ctx: &GpuContext,
         work: &QueensWork,
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
-    ) -> Result<(u64, u64), GpuError> {
+    ) -> Result<NodesCounted, GpuError> {
         let (n, packed) = (work.n, &work.nodes[..]);
         let lanes = config.lanes;
         let deep = work.n - work.row >= SHALLOW || config.deep;
         let pipeline = &self.pipelines[usize::from(work.row_masks)][usize::from(deep)];
         let total = packed.len() as u32;
         if total == 0 {
-            return Ok((0, 0));
+            return Ok(NodesCounted::default());
         }
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let binding = ctx
@@ -429,8 +460,7 @@ impl QueensKernel {
                 .unwrap_or(if software { 1 << 10 } else { 118_272 })
                 .max(1),
         )
-        .min(binding / size_of::<LaneState>() as u64)
-        .min(u64::from(total)) as u32;
+        .min(binding / size_of::<LaneState>() as u64) as u32;
         // lavapipe stops an invocation's loops after 65,535 iterations in all; a lane loops at most `budget`
         // times (each pass taking a node or sixteen steps), so stay well below.
         let max_budget = if software { 1 << 14 } else { 1 << 20 };
@@ -479,6 +509,13 @@ impl QueensKernel {
             size_of::<QueensControl>() as u64,
             wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         );
+        // Two queues of given-away nodes, each the next one's source while the other is refilled: room for four
+        // nodes a lane (a split that finds no room leaves the lanes as they were).
+        let given_size = u64::from(lanes) * 4 * size_of::<QueensNode>() as u64;
+        let given = [
+            storage("queens given a", given_size, wgpu::BufferUsages::empty()),
+            storage("queens given b", given_size, wgpu::BufferUsages::empty()),
+        ];
         let counts_size = u64::from(lanes) * 2 * 4;
         let counts = storage("queens counts", counts_size, wgpu::BufferUsages::COPY_SRC);
         let control_read = readable("queens control read", size_of::<QueensControl>() as u64);
@@ -488,18 +525,31 @@ impl QueensKernel {
                 "not enough GPU memory for {total} nodes and {lanes} lanes: {error}"
             )));
         }
-        let buffers = [&params, &nodes, &lane_states, &control, &counts, &tables];
-        let bind_group = bind_buffers(ctx, "queens", &self.layout, &buffers);
+        // The queue the lanes take nodes from and where a split puts what it gives away: the cut and the first
+        // given queue, then the given queues in turn (a split runs only once its queue is empty).
+        let bind_groups = [
+            [&nodes, &given[0]],
+            [&given[0], &given[1]],
+            [&given[1], &given[0]],
+        ]
+        .map(|[queue, to]| {
+            let buffers = [&params, queue, &lane_states, &control, &counts, &tables, to];
+            bind_buffers(ctx, "queens", &self.layout, &buffers)
+        });
+        let room = (given_size / size_of::<QueensNode>() as u64) as u32;
+        let mut source = 0;
+        let mut queued = total;
         // Start small: the first dispatch measures how fast lanes step on this device and board.
         let mut budget = 256u32;
-        let mut dispatches = 0u64;
+        let mut counted = NodesCounted::default();
+        let mut done = 0;
         loop {
             ctx.queue.write_buffer(
                 &params,
                 0,
                 bytemuck::bytes_of(&QueensParams {
                     n,
-                    nodes: total,
+                    nodes: queued,
                     budget,
                     lanes,
                 }),
@@ -511,7 +561,7 @@ impl QueensKernel {
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
+                pass.set_bind_group(0, &bind_groups[source], &[]);
                 pass.dispatch_workgroups(lanes.div_ceil(GROUP), 1, 1);
             }
             encoder.copy_buffer_to_buffer(&control, 0, &control_read, 0, None);
@@ -520,14 +570,37 @@ impl QueensKernel {
             let state: QueensControl =
                 *bytemuck::from_bytes(&readback::read(ctx, &control_read).await?);
             let took = started.elapsed();
-            dispatches += 1;
-            // Every node handed out is finished but the one each busy lane holds.
-            let done = state.next.min(total) - state.busy;
+            counted.dispatches += 1;
+            // Every node of the cut handed out is finished but the one each busy lane holds (or a part of it);
+            // once they are all out, the busy lanes bound what is left.
+            let handed = if source == 0 {
+                state.next.min(total)
+            } else {
+                total
+            };
+            done = done.max(handed.saturating_sub(state.busy));
             if !progress(u64::from(done), u64::from(total)) {
                 return Err(GpuError::Cancelled);
             }
-            if state.next >= total && state.busy == 0 {
+            if state.next >= queued && state.busy == 0 {
                 break;
+            }
+            // The tail: the queue is empty and lanes idle while others work through their last nodes. The busy
+            // lanes give their lowest frames away (the shader's `split`), which become the next queue.
+            if state.next >= queued && state.busy < lanes - lanes / 4 && !config.no_split {
+                let to = if source == 1 { 2 } else { 1 };
+                let given = self
+                    .split(ctx, &bind_groups[source], &control, &control_read, lanes)
+                    .await?;
+                let given = given.min(room);
+                if given > 0 {
+                    counted.splits += 1;
+                    source = to;
+                    queued = given;
+                    // The lanes take the new queue from its start.
+                    ctx.queue
+                        .write_buffer(&control, 0, bytemuck::bytes_of(&0u32));
+                }
             }
             // Aim the next dispatch at TARGET, changing at most 4× at a time.
             let scale = (TARGET.as_secs_f64() / took.as_secs_f64().max(1e-4)).clamp(0.25, 4.0);
@@ -543,12 +616,38 @@ impl QueensKernel {
             .map(|lane| u64::from(lane[0]) | (u64::from(lane[1]) << 32))
             .sum();
         // Without row masks the kernel counts each solution once; every node of such a cut has one weight.
-        let sum = if work.row_masks {
+        counted.total = if work.row_masks {
             sum
         } else {
             sum * u64::from(work.tables[0][0])
         };
-        Ok((sum, dispatches))
+        Ok(counted)
+    }
+
+    /// Runs `split` over the parked lanes, putting what they give away into `bind_group`'s given queue: how
+    /// many nodes they gave, as the shader counted them (past the queue's room when it ran out; the nodes up to
+    /// the room are all written).
+    async fn split(
+        &self,
+        ctx: &GpuContext,
+        bind_group: &wgpu::BindGroup,
+        control: &wgpu::Buffer,
+        control_read: &wgpu::Buffer,
+        lanes: u32,
+    ) -> Result<u32, GpuError> {
+        ctx.queue
+            .write_buffer(control, 8, bytemuck::bytes_of(&0u32));
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.split);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(lanes.div_ceil(GROUP), 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(control, 0, control_read, 0, None);
+        ctx.submit(encoder.finish());
+        let state: QueensControl = *bytemuck::from_bytes(&readback::read(ctx, control_read).await?);
+        Ok(state.donated)
     }
 
     /// [`QueensKernel::count`], blocking (native only).

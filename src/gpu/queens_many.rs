@@ -133,6 +133,7 @@ pub fn count_on_many(
     let done = AtomicU64::new(0);
     let found = AtomicU64::new(0);
     let dispatches = AtomicU64::new(0);
+    let splits = AtomicU64::new(0);
     let (shares, (symmetric, symmetric_seconds)) = std::thread::scope(|scope| {
         let symmetric = scope.spawn(|| {
             let started = Instant::now();
@@ -143,7 +144,7 @@ pub fn count_on_many(
             .iter()
             .map(|&(ctx, kernel)| {
                 let (chunks, pending) = (&chunks, &pending);
-                let (done, found, dispatches) = (&done, &found, &dispatches);
+                let (done, found, dispatches, splits) = (&done, &found, &dispatches, &splits);
                 scope.spawn(move || {
                     let mut share = GpuShare {
                         name: ctx.describe(),
@@ -160,9 +161,10 @@ pub fn count_on_many(
                         ));
                         pending.settle(index, run.is_ok());
                         match run {
-                            Ok((sum, calls)) => {
-                                found.fetch_add(sum, Ordering::Relaxed);
-                                dispatches.fetch_add(calls, Ordering::Relaxed);
+                            Ok(counted) => {
+                                found.fetch_add(counted.total, Ordering::Relaxed);
+                                dispatches.fetch_add(counted.dispatches, Ordering::Relaxed);
+                                splits.fetch_add(counted.splits, Ordering::Relaxed);
                                 share.nodes += part.nodes.len() as u64;
                                 let now =
                                     done.fetch_add(part.nodes.len() as u64, Ordering::Relaxed);
@@ -192,6 +194,7 @@ pub fn count_on_many(
     });
     stats.symmetric_seconds = symmetric_seconds;
     stats.dispatches = dispatches.into_inner();
+    stats.splits = splits.into_inner();
     if pending.unfinished() {
         let why: Vec<String> = shares
             .iter()

@@ -177,6 +177,9 @@ struct QueensArgs {
     /// Runs the GPU kernel with the deep stacks whatever the cut (for measurements).
     #[arg(long, hide = true)]
     gpu_deep: bool,
+    /// Never lets the GPU's busy lanes give work to idle ones at the end of a count (for measurements).
+    #[arg(long, hide = true)]
+    gpu_no_split: bool,
     /// Counts only part K of M of the work (its constellations whose index is K−1 modulo M): the M parts'
     /// totals and unique counts add up to the board's. Each result is also printed as a JSON line.
     #[arg(long, value_name = "K/M", value_parser = parse_shard)]

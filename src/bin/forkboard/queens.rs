@@ -156,13 +156,14 @@ impl QueensEngines {
                         count => format!("{count} constellations, "),
                     };
                     let engine = format!(
-                        "gpu {} ({orbits}{} nodes cut at row {} in {:.3} s, {} dispatches; symmetric \
-                         boards {:.3} s)",
+                        "gpu {} ({orbits}{} nodes cut at row {} in {:.3} s, {} dispatches, {} splits; \
+                         symmetric boards {:.3} s)",
                         ctx.describe(),
                         stats.nodes,
                         stats.cut_row,
                         stats.cut_seconds,
                         stats.dispatches,
+                        stats.splits,
                         stats.symmetric_seconds
                     );
                     return Ok((classes, engine));
@@ -228,6 +229,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         nodes: args.gpu_nodes,
         lanes: args.gpu_lanes,
         deep: args.gpu_deep,
+        no_split: args.gpu_no_split,
     };
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     if args.shard.is_some() {
