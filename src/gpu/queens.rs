@@ -460,7 +460,9 @@ impl QueensKernel {
                 .unwrap_or(if software { 1 << 10 } else { 118_272 })
                 .max(1),
         )
-        .min(binding / size_of::<LaneState>() as u64) as u32;
+        .min(binding / size_of::<LaneState>() as u64)
+        // A small cut gets lanes to spare for what busy lanes give away in its tail, not the whole device's.
+        .min(u64::from(total) * 8) as u32;
         // lavapipe stops an invocation's loops after 65,535 iterations in all; a lane loops at most `budget`
         // times (each pass taking a node or sixteen steps), so stay well below.
         let max_budget = if software { 1 << 14 } else { 1 << 20 };
