@@ -207,6 +207,41 @@ fn the_shallow_kernel_holds_its_deepest_stacks() {
 }
 
 #[test]
+fn constellation_nodes_run_on_the_kernel_their_stacks_fit() {
+    // N=18 constellations cut at row 1 leave 16 rows that may push a frame, but the rows of the border queens
+    // below the cut push none: a constellation with a corner queen has one such row there (15 frames: the deep
+    // kernel), one without has two (14 frames: the shallow kernel's 16 levels, filled to the last). A node of
+    // each, counted together, is split between the two kernels.
+    let gpu = gpu();
+    let (n, row) = (18, 1);
+    let plan = Plan::new(n);
+    let work = QueensWork::constellations(&plan, row, Shard::WHOLE);
+    let tasks = plan.tasks(row, Shard::WHOLE);
+    let frames = |task: &&_| work.frames_below(&QueensNode::from(*task));
+    let picked = [14, 15].map(|wanted| {
+        *tasks
+            .iter()
+            .find(|t| frames(t) == wanted)
+            .unwrap_or_else(|| panic!("a node with {wanted} frames"))
+    });
+    let mut both = QueensWork::constellations(&plan, row, Shard::WHOLE);
+    both.nodes = picked.iter().map(QueensNode::from).collect();
+    let counted = pollster::block_on(gpu.kernel.count_nodes(
+        &gpu.ctx,
+        &both,
+        QueensConfig::default(),
+        &mut |_, _| true,
+    ))
+    .unwrap();
+    let expected: u64 = picked
+        .iter()
+        .map(|task| plan.weight(task) * plan.count_task(task))
+        .sum();
+    assert!(expected > 0);
+    assert_eq!(counted.total, expected);
+}
+
+#[test]
 fn shards_add_up_to_the_published_counts() {
     let gpu = gpu();
     for n in 4..=16 {

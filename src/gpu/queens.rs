@@ -135,6 +135,33 @@ impl QueensWork {
     }
 }
 
+impl QueensWork {
+    /// The most frames a lane's stack holds under `node` (levels 2 and up, see the shader's stack comment): one
+    /// for each row from the node's to the one before the last that can leave a candidate untried, which a row
+    /// limited to one column (a constellation's border queen) never does.
+    pub fn frames_below(&self, node: &QueensNode) -> u32 {
+        let table = &self.tables[node.constellation as usize];
+        let row = self.n - node.open.count_ones();
+        (row..self.n.saturating_sub(1))
+            .filter(|&r| !self.row_masks || table[r as usize].count_ones() > 1)
+            .count() as u32
+    }
+
+    /// The same work with only the nodes `keep` picks.
+    fn only(&self, keep: impl Fn(&QueensNode) -> bool) -> Self {
+        Self {
+            nodes: self
+                .nodes
+                .iter()
+                .copied()
+                .filter(|node| keep(node))
+                .collect(),
+            tables: self.tables.clone(),
+            ..*self
+        }
+    }
+}
+
 impl From<&Task> for QueensNode {
     fn from(task: &Task) -> Self {
         Self {
@@ -229,10 +256,12 @@ impl QueensKernel {
                 ),
             };
             // SAFETY: every index in the shader is in bounds by construction. A lane's stack slots are
-            // (level × 32 + its index in the group) with level < DEPTH: `cut` and `count_nodes` pick the
-            // kernel so that a node lies at most DEPTH − 1 rows from the bottom, and a stack of a node r
-            // rows from the bottom uses levels 0..=r (a dummy, a sentinel, at most r − 1 frames pushed
-            // from the rows above the last); a step reads the level below its top, at least the dummy;
+            // (level × 32 + its index in the group) with level < DEPTH: `count_nodes` runs a node on the
+            // shallow kernel only when its stack fits there, a dummy, a sentinel and at most one frame a row
+            // from the node's to the one before the last that can leave a candidate untried
+            // (`QueensWork::frames_below`: a row limited to one column never does; a node r rows from the
+            // bottom pushes at most r − 1, which the deep kernel holds for every N up to 32); a step reads
+            // the level below its top, at least the dummy;
             // a parked stack comes back with the same frames. Lanes, nodes and counts are indexed below
             // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds;
             // tables at a node's table (32 words, each below the table count) plus a row masked to 0..=31.
@@ -429,7 +458,8 @@ impl QueensKernel {
     }
 
     /// Counts the solutions below a cut's nodes: their weighted sum, the dispatches it took and the times the
-    /// busy lanes gave work to idle ones once the cut's nodes were all handed out (the shader's `split`).
+    /// busy lanes gave work to idle ones once the cut's nodes were all handed out (the shader's `split`). Nodes
+    /// whose stacks fit the shallow kernel's levels run there, the others on the deep kernel after them.
     pub async fn count_nodes(
         &self,
         ctx: &GpuContext,
@@ -437,9 +467,51 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<NodesCounted, GpuError> {
+        // A lane's stack uses two levels of its own (a dummy and a sentinel) and one a frame.
+        let fits = |node: &QueensNode| work.frames_below(node) + 2 <= SHALLOW;
+        let deep_nodes = if config.deep {
+            work.nodes.len()
+        } else {
+            work.nodes.iter().filter(|node| !fits(node)).count()
+        };
+        if deep_nodes == 0 || deep_nodes == work.nodes.len() {
+            return self
+                .count_on(ctx, work, deep_nodes > 0, config, progress)
+                .await;
+        }
+        // Constellations cut shallow: most orbits fix enough rows below the cut for the shallow stacks.
+        let (shallow, deep) = (work.only(fits), work.only(|node| !fits(node)));
+        let all = work.nodes.len() as u64;
+        let first = shallow.nodes.len() as u64;
+        let a = self
+            .count_on(ctx, &shallow, false, config, &mut |done, _| {
+                progress(done, all)
+            })
+            .await?;
+        let b = self
+            .count_on(ctx, &deep, true, config, &mut |done, _| {
+                progress(first + done, all)
+            })
+            .await?;
+        Ok(NodesCounted {
+            total: a.total + b.total,
+            dispatches: a.dispatches + b.dispatches,
+            splits: a.splits + b.splits,
+        })
+    }
+
+    /// [`QueensKernel::count_nodes`] on one kernel: the deep one or the shallow one, whose stacks hold every
+    /// node of `work` (the caller sees to it).
+    async fn count_on(
+        &self,
+        ctx: &GpuContext,
+        work: &QueensWork,
+        deep: bool,
+        config: QueensConfig,
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<NodesCounted, GpuError> {
         let (n, packed) = (work.n, &work.nodes[..]);
         let lanes = config.lanes;
-        let deep = work.n - work.row >= SHALLOW || config.deep;
         let pipeline = &self.pipelines[usize::from(work.row_masks)][usize::from(deep)];
         let total = packed.len() as u32;
         if total == 0 {
