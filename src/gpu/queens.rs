@@ -192,6 +192,8 @@ pub struct QueensConfig {
     pub deep: bool,
     /// Never lets busy lanes give work to idle ones in the run's tail (measurements).
     pub no_split: bool,
+    /// Counts a whole board on its constellations too, not on the mirror split (measurements).
+    pub constellations: bool,
 }
 
 /// What [`QueensKernel::count_nodes`] counted and how.
@@ -416,7 +418,8 @@ impl QueensKernel {
             let _ = progress(0, 0);
             return Ok((Classes::default(), QueensStats::default()));
         }
-        let plan = (shard != Shard::WHOLE).then(|| std::sync::Arc::new(Plan::new(n)));
+        let plan = (shard != Shard::WHOLE || config.constellations)
+            .then(|| std::sync::Arc::new(Plan::new(n)));
         let for_host = plan.clone();
         let symmetric = move || {
             let started = Instant::now();

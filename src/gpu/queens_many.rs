@@ -109,7 +109,7 @@ pub fn count_on_many(
         nodes: config.nodes.map(|w| w * gpus.len()),
         ..config
     };
-    let plan = (shard != Shard::WHOLE).then(|| Plan::new(n));
+    let plan = (shard != Shard::WHOLE || config.constellations).then(|| Plan::new(n));
     let (work, mut stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
     // A chunk runs until its slowest node is done, its other lanes idling meanwhile: each needs many nodes
     // per lane (a device runs about 2^17 lanes at once), and takes every k-th node of the cut so that its

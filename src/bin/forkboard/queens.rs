@@ -230,6 +230,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         lanes: args.gpu_lanes,
         deep: args.gpu_deep,
         no_split: args.gpu_no_split,
+        constellations: args.gpu_constellations,
     };
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     if args.shard.is_some() {
