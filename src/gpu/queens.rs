@@ -140,11 +140,27 @@ impl QueensWork {
     /// for each row from the node's to the one before the last that can leave a candidate untried, which a row
     /// limited to one column (a constellation's border queen) never does.
     pub fn frames_below(&self, node: &QueensNode) -> u32 {
-        let table = &self.tables[node.constellation as usize];
-        let row = self.n - node.open.count_ones();
+        self.frames_from(node.constellation as usize, self.n - node.open.count_ones())
+    }
+
+    /// [`QueensWork::frames_below`] for a node of table `table` in row `row`.
+    fn frames_from(&self, table: usize, row: u32) -> u32 {
+        let table = &self.tables[table];
         (row..self.n.saturating_sub(1))
             .filter(|&r| !self.row_masks || table[r as usize].count_ones() > 1)
             .count() as u32
+    }
+
+    /// For each table, bit r set when a node of it in row r needs at most `frames` frames: one lookup a node
+    /// where a cut has millions of them.
+    fn rows_within(&self, frames: u32) -> Vec<u32> {
+        (0..self.tables.len())
+            .map(|table| {
+                (0..self.n.min(32))
+                    .filter(|&row| self.frames_from(table, row) <= frames)
+                    .fold(0, |rows, row| rows | 1 << row)
+            })
+            .collect()
     }
 
     /// The same work with only the nodes `keep` picks.
@@ -471,7 +487,11 @@ impl QueensKernel {
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<NodesCounted, GpuError> {
         // A lane's stack uses two levels of its own (a dummy and a sentinel) and one a frame.
-        let fits = |node: &QueensNode| work.frames_below(node) + 2 <= SHALLOW;
+        let shallow_rows = work.rows_within(SHALLOW - 2);
+        let fits = |node: &QueensNode| {
+            let row = work.n - node.open.count_ones();
+            shallow_rows[node.constellation as usize] >> row & 1 == 1
+        };
         let deep_nodes = if config.deep {
             work.nodes.len()
         } else {
