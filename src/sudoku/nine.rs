@@ -196,6 +196,7 @@ impl Board {
 
     /// Sets this board to a 9×9 puzzle with its givens applied, where it lies (the search's first slot: no
     /// copy per puzzle); `false` when two givens clash, the board then left half made.
+    #[inline(always)]
     fn load(&mut self, cells: &[u8]) -> bool {
         // The cells of each value, band by band (value 0: the open cells).
         let mut given = [[0u32; 3]; 10];
@@ -290,6 +291,7 @@ impl Board {
     }
 
     /// Applies updates and singles until a solution, a contradiction or a guess.
+    #[inline(always)]
     fn settle(&mut self) -> Settled {
         // Kept in a register here; the board's own is only for changes made between settles.
         let mut dirty = std::mem::take(&mut self.dirty);
@@ -402,6 +404,7 @@ impl Board {
     /// The triad rules over every band and stack: a triad (three cells of a row or column in one box) holds
     /// three digits, so where only three may go they must, and where three must no other may. The dirty bits
     /// of what changed, or [`DEAD`].
+    #[inline(always)]
     fn triad_rules(&mut self) -> u32 {
         let mut dirty = 0;
         let mut units = std::mem::take(&mut self.tri_changed);
@@ -524,6 +527,15 @@ impl Board {
     }
 }
 
+/// Whether this CPU has the instructions [`Search::run_with_bit_instructions`] is built for (the answer is
+/// cached by the standard library: a load per puzzle).
+#[cfg(target_arch = "x86_64")]
+fn has_bit_instructions() -> bool {
+    std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
 /// The boards a search keeps to begin with: a configuration fixes its digit in its unit for the rest of the
 /// path (a digit's configurations only ever go down), and there are 54 digits in units, so a path holds at
 /// most 54 guesses, and the board being settled makes 55.
@@ -545,6 +557,29 @@ impl Search {
     /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here,
     /// every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if has_bit_instructions() {
+            // SAFETY: `run_with_bit_instructions` needs BMI1, BMI2 and LZCNT, which this CPU was just found
+            // to have.
+            return unsafe { self.run_with_bit_instructions(puzzle, limit, budget) };
+        }
+        self.search(puzzle, limit, budget)
+    }
+
+    /// [`Search::run`] compiled for x86-64's bit-manipulation instructions (2013 onwards; the build's
+    /// baseline is x86-64-v2). The search shifts by amounts held in registers at every step (a digit's word
+    /// index, a band's row), and a baseline shift by `cl` is two or three micro-operations on Intel cores
+    /// where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more. What it gains is in
+    /// docs/benchmarks.md.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+    fn run_with_bit_instructions(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+        self.search(puzzle, limit, budget)
+    }
+
+    /// The search itself, inlined into each of [`Search::run`]'s two builds so that each gets its own code.
+    #[inline(always)]
+    fn search(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
         let mut outcome = Outcome {
             count: 0,
@@ -747,6 +782,32 @@ mod tests {
         assert_eq!(search.run(&Grid::empty(nine()), 1000, u64::MAX).count, 1000);
         // No path went deeper than the 54 guesses the boards were sized for (see DEPTH).
         assert_eq!(search.boards.len(), DEPTH);
+    }
+
+    #[test]
+    fn the_plain_build_and_the_dispatched_one_agree() {
+        // `run` takes the bit-instruction build where the CPU has it (every machine these tests run on does);
+        // `search` called from here is the plain one. Same counts, guesses and solutions on hard and open grids.
+        #[cfg(target_arch = "x86_64")]
+        assert!(has_bit_instructions(), "this test compares the two builds");
+        let (mut plain, mut chosen) = (Search::default(), Search::default());
+        let puzzles = (0..60).map(generate::mixed_nine).chain([
+            Grid::empty(nine()),
+            grid(
+                "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+            ),
+        ]);
+        for puzzle in puzzles {
+            for limit in [1, 2, 30] {
+                let a = plain.search(&puzzle, limit, u64::MAX);
+                let b = chosen.run(&puzzle, limit, u64::MAX);
+                assert_eq!(
+                    (a.count, a.guesses, a.hit_limit),
+                    (b.count, b.guesses, b.hit_limit)
+                );
+                assert_eq!(a.solution, b.solution);
+            }
+        }
     }
 
     #[test]
