@@ -157,6 +157,40 @@ const ROW_BOX_PEERS: [u32; 27] = {
     t
 };
 
+/// How the band update reads a word's triads (bit 3r + k: row r of the band has a cell in box k).
+trait TriadsOf {
+    /// The triads of a band word.
+    fn triads(w: u32) -> usize;
+}
+
+/// Three lookups in [`ROW_BOXES`], one per row: any CPU.
+struct TriadTables;
+
+impl TriadsOf for TriadTables {
+    #[inline(always)]
+    fn triads(w: u32) -> usize {
+        usize::from(ROW_BOXES[(w & ROW) as usize])
+            | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
+            | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6
+    }
+}
+
+/// One `pext`: for use only in the build compiled for BMI2.
+#[cfg(target_arch = "x86_64")]
+struct TriadPext;
+
+#[cfg(target_arch = "x86_64")]
+impl TriadsOf for TriadPext {
+    #[inline(always)]
+    fn triads(w: u32) -> usize {
+        // Each triad's three cells ORed into its first (bit 9r + 3k), then those nine bits gathered in order,
+        // which is 3r + k.
+        let any = w | w >> 1 | w >> 2;
+        // SAFETY: used only by `Search::run_with_bit_instructions`, which runs where BMI2 was detected.
+        unsafe { std::arch::x86_64::_pext_u32(any, 0o111_111_111) as usize }
+    }
+}
+
 /// What [`Board::update`] returns for a dead board (dirty bits use the low 27).
 const DEAD: u32 = 1 << 31;
 
@@ -247,12 +281,10 @@ impl Board {
 
     /// The band update of word `i` (see the module header): the words it changed as dirty bits, or [`DEAD`].
     #[inline(always)]
-    fn update(&mut self, i: usize) -> u32 {
+    fn update<T: TriadsOf>(&mut self, i: usize) -> u32 {
         let (d, b) = (i / 3, i % 3);
         let mut w = self.cand[i];
-        let triads = usize::from(ROW_BOXES[(w & ROW) as usize])
-            | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
-            | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6;
+        let triads = T::triads(w);
         let allowed = PERMUTATION_CELLS[triads];
         if allowed == 0 {
             return DEAD;
@@ -292,7 +324,7 @@ impl Board {
 
     /// Applies updates and singles until a solution, a contradiction or a guess.
     #[inline(always)]
-    fn settle(&mut self) -> Settled {
+    fn settle<T: TriadsOf>(&mut self) -> Settled {
         // Kept in a register here; the board's own is only for changes made between settles.
         let mut dirty = std::mem::take(&mut self.dirty);
         // The words updated since the last column pass: a digit none of whose words changed has nothing new
@@ -303,7 +335,7 @@ impl Board {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 touched |= 1 << i;
-                let more = self.update(i);
+                let more = self.update::<T>(i);
                 if more == DEAD {
                     return Settled::Dead;
                 }
@@ -527,13 +559,27 @@ impl Board {
     }
 }
 
-/// Whether this CPU has the instructions [`Search::run_with_bit_instructions`] is built for (the answer is
-/// cached by the standard library: a load per puzzle).
+/// Whether this CPU has the instructions [`Search::run_with_bit_instructions`] is built for, and runs `pext`
+/// in hardware: AMD's cores before Zen 3 (family 0x19) run it in microcode, tens of cycles where Intel's and
+/// later AMD's take three, so those keep the plain build. Asked once (`cpuid` leaves a virtual machine for its
+/// host, microseconds), then a load per puzzle.
 #[cfg(target_arch = "x86_64")]
 fn has_bit_instructions() -> bool {
-    std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("lzcnt")
+    use std::arch::x86_64::__cpuid;
+    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAST.get_or_init(|| {
+        let bmi = std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt");
+        let vendor = __cpuid(0);
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+        let version = __cpuid(1).eax;
+        let family = match (version >> 8) & 0xF {
+            0xF => 0xF + ((version >> 20) & 0xFF),
+            base => base,
+        };
+        bmi && !(amd && family < 0x19)
+    })
 }
 
 /// The boards a search keeps to begin with: a configuration fixes its digit in its unit for the rest of the
@@ -563,23 +609,24 @@ impl Search {
             // to have.
             return unsafe { self.run_with_bit_instructions(puzzle, limit, budget) };
         }
-        self.search(puzzle, limit, budget)
+        self.search::<TriadTables>(puzzle, limit, budget)
     }
 
     /// [`Search::run`] compiled for x86-64's bit-manipulation instructions (2013 onwards; the build's
     /// baseline is x86-64-v2). The search shifts by amounts held in registers at every step (a digit's word
     /// index, a band's row), and a baseline shift by `cl` is two or three micro-operations on Intel cores
-    /// where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more. What it gains is in
+    /// where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more, and the band update finds a word's
+    /// triads with one `pext` instead of three dependent table lookups. What it gains is in
     /// docs/benchmarks.md.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
     fn run_with_bit_instructions(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
-        self.search(puzzle, limit, budget)
+        self.search::<TriadPext>(puzzle, limit, budget)
     }
 
     /// The search itself, inlined into each of [`Search::run`]'s two builds so that each gets its own code.
     #[inline(always)]
-    fn search(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+    fn search<T: TriadsOf>(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
         let mut outcome = Outcome {
             count: 0,
@@ -599,7 +646,7 @@ impl Search {
         let mut top = 0;
         let mut fruitless = 0u64;
         loop {
-            match self.boards[top].settle() {
+            match self.boards[top].settle::<T>() {
                 Settled::Solved => {
                     outcome.count += 1;
                     if outcome.solution.is_none() {
@@ -726,7 +773,10 @@ mod tests {
         for &(i, cells) in cuts {
             board.clear(i, cells);
         }
-        assert!(matches!(board.settle(), Settled::Configs(..)));
+        assert!(matches!(
+            board.settle::<TriadTables>(),
+            Settled::Configs(..)
+        ));
         board
     }
 
@@ -761,7 +811,7 @@ mod tests {
         for d in 0..4 {
             board.clear(3 * d, ROW & !0b111);
         }
-        assert!(matches!(board.settle(), Settled::Dead));
+        assert!(matches!(board.settle::<TriadTables>(), Settled::Dead));
     }
 
     #[test]
@@ -799,7 +849,7 @@ mod tests {
         ]);
         for puzzle in puzzles {
             for limit in [1, 2, 30] {
-                let a = plain.search(&puzzle, limit, u64::MAX);
+                let a = plain.search::<TriadTables>(&puzzle, limit, u64::MAX);
                 let b = chosen.run(&puzzle, limit, u64::MAX);
                 assert_eq!(
                     (a.count, a.guesses, a.hit_limit),
