@@ -4,10 +4,11 @@
 //!
 //! ## Layout
 //! ```text
-//! cand[3d + b]:  band b of digit d+1: 27 bits, bit 9r + c for row r of the band, column c
+//! cand[9b + d]:  band b of digit d+1: 27 bits, bit 9r + c for row r of the band, column c (a band's nine
+//!                digits side by side, so that a placement leaves them all in one vector operation)
 //! open[b]:       the band's cells with no digit placed yet
 //! rows_open[b]:  bit 3d + r: digit d+1 not yet placed in row r of band b
-//! dirty:         bit 3d + b: cand[3d + b] changed since its last update
+//! dirty:         bit 9b + d: cand[9b + d] changed since its last update
 //! tri[9u + d]:   digit d+1's triads in unit u (bands 0–2, stacks 3–5), as of the last update (TRIAD_SUMMARY)
 //! tri_changed:   bit u: some digit's triads in unit u changed since the last triad rules
 //! ```
@@ -20,6 +21,11 @@
 //! within the band, and a row or box with no place left (no permutation: dead). A row left with one cell is
 //! then a placement: the cell leaves every other digit, and its column leaves the digit's other two bands.
 //! Each change marks the word it touched dirty, and the updates run until none is.
+//!
+//! ## Two builds
+//! [`Search::run`] takes the search compiled for BMI2 and AVX2 where the CPU has them (and runs `pext` in
+//! hardware), the plain one elsewhere and in WebAssembly. The two differ only where [`BandOps`] says: how a
+//! word's triads are read and how a placement leaves a band's nine digits.
 //!
 //! ## Between updates
 //! When no word is dirty:
@@ -157,16 +163,29 @@ const ROW_BOX_PEERS: [u32; 27] = {
     t
 };
 
-/// How the band update reads a word's triads (bit 3r + k: row r of the band has a cell in box k).
-trait TriadsOf {
-    /// The triads of a band word.
+/// The two steps of the band update that each build does its own way.
+trait BandOps {
+    /// The triads of a band word (bit 3r + k: row r of the band has a cell in box k).
     fn triads(w: u32) -> usize;
+
+    /// Clears `cells` from band `b` of every digit; the dirty bits of the words it changed.
+    #[inline(always)]
+    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
+        let mut dirty = 0;
+        for (e, x) in cand[9 * b..9 * b + 9].iter_mut().enumerate() {
+            let y = *x & !cells;
+            dirty |= u32::from(*x != y) << e;
+            *x = y;
+        }
+        dirty << (9 * b)
+    }
 }
 
-/// Three lookups in [`ROW_BOXES`], one per row: any CPU.
-struct TriadTables;
+/// Table lookups and plain words: any CPU.
+struct Portable;
 
-impl TriadsOf for TriadTables {
+impl BandOps for Portable {
+    /// Three lookups in [`ROW_BOXES`], one per row.
     #[inline(always)]
     fn triads(w: u32) -> usize {
         usize::from(ROW_BOXES[(w & ROW) as usize])
@@ -175,21 +194,54 @@ impl TriadsOf for TriadTables {
     }
 }
 
-/// One `pext`: for use only in the build compiled for BMI2.
+/// BMI2's `pext` and AVX2: for use only in the build compiled for them.
 #[cfg(target_arch = "x86_64")]
-struct TriadPext;
+struct BmiAvx2;
 
 #[cfg(target_arch = "x86_64")]
-impl TriadsOf for TriadPext {
+impl BandOps for BmiAvx2 {
     #[inline(always)]
     fn triads(w: u32) -> usize {
         // Each triad's three cells ORed into its first (bit 9r + 3k), then those nine bits gathered in order,
         // which is 3r + k.
         let any = w | w >> 1 | w >> 2;
-        // SAFETY: used only by `Search::run_with_bit_instructions`, which runs where BMI2 was detected.
+        // SAFETY: used only by `Search::run_with_bmi_avx2`, which runs where BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u32(any, 0o111_111_111) as usize }
     }
+
+    /// The band's first eight digits in one AVX2 operation, the ninth on its own.
+    #[inline(always)]
+    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
+        use std::arch::x86_64::{
+            __m256i, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
+            _mm256_loadu_si256, _mm256_movemask_ps, _mm256_set1_epi32, _mm256_storeu_si256,
+        };
+        let base = 9 * b;
+        let eight = &mut cand[base..base + 8];
+        // SAFETY: used only by `Search::run_with_bmi_avx2`, which runs where AVX2 was detected; the
+        // eight words are `eight`, read and written unaligned.
+        let changed = unsafe {
+            let at = eight.as_mut_ptr().cast::<__m256i>();
+            let x = _mm256_loadu_si256(at);
+            let y = _mm256_andnot_si256(_mm256_set1_epi32(cells as i32), x);
+            _mm256_storeu_si256(at, y);
+            let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)));
+            !(same as u32) & 0xFF
+        };
+        let x = cand[base + 8];
+        let y = x & !cells;
+        cand[base + 8] = y;
+        (changed | u32::from(x != y) << 8) << base
+    }
 }
+
+/// The index of band `b` of digit `d + 1` in [`Board::cand`] (and its dirty bit).
+const fn word(d: usize, b: usize) -> usize {
+    9 * b + d
+}
+
+/// The dirty bits of digit 1's three words; digit `d + 1`'s are these shifted by `d`.
+const DIGIT_WORDS: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// What [`Board::update`] returns for a dead board (dirty bits use the low 27).
 const DEAD: u32 = 1 << 31;
@@ -254,7 +306,7 @@ impl Board {
                 return false;
             }
             for b in 0..3 {
-                self.cand[3 * d + b] = (open[b] & !seen[b]) | m[b];
+                self.cand[word(d, b)] = (open[b] & !seen[b]) | m[b];
                 let open_rows = (0..3).fold(0, |rows, r| {
                     rows | u32::from((m[b] >> (9 * r)) & ROW == 0) << r
                 });
@@ -281,8 +333,8 @@ impl Board {
 
     /// The band update of word `i` (see the module header): the words it changed as dirty bits, or [`DEAD`].
     #[inline(always)]
-    fn update<T: TriadsOf>(&mut self, i: usize) -> u32 {
-        let (d, b) = (i / 3, i % 3);
+    fn update<T: BandOps>(&mut self, i: usize) -> u32 {
+        let (d, b) = (i % 9, i / 9);
         let mut w = self.cand[i];
         let triads = T::triads(w);
         let allowed = PERMUTATION_CELLS[triads];
@@ -293,7 +345,6 @@ impl Board {
         self.tri_changed |= u32::from(self.tri[9 * b + d] != summary) << b;
         self.tri[9 * b + d] = summary;
         w &= allowed;
-        self.cand[i] = w;
         let rows = (self.rows_open[b] >> (3 * d)) & 7;
         // Rows still open with one cell left (`f & (f - 1) == 0`; no row is empty here), without branches.
         let mut placed = 0;
@@ -304,27 +355,27 @@ impl Board {
             placed |= (f & single.wrapping_neg()) << (9 * r);
             placed_rows |= single << r;
         }
+        // The word is stored only now or after the cut below: a store just before the cut's wide load of the
+        // same words could not be forwarded to it, and the load would wait for the store to reach the cache.
         if placed == 0 {
+            self.cand[i] = w;
             return 0;
         }
         self.rows_open[b] &= !(placed_rows << (3 * d));
         self.open[b] &= !placed;
         // The cells leave every digit's word of this band, then this one gets them back (not dirty: it is
         // being updated now).
-        let mut dirty = 0;
-        for e in 0..9 {
-            dirty |= self.cut(3 * e + b, placed);
-        }
+        let mut dirty = T::cut_band(&mut self.cand, b, placed);
         self.cand[i] = w;
         let cols = columns_any(placed) * SPREAD;
-        dirty |= self.cut(3 * d + (b + 1) % 3, cols);
-        dirty |= self.cut(3 * d + (b + 2) % 3, cols);
+        dirty |= self.cut(word(d, (b + 1) % 3), cols);
+        dirty |= self.cut(word(d, (b + 2) % 3), cols);
         dirty & !(1 << i)
     }
 
     /// Applies updates and singles until a solution, a contradiction or a guess.
     #[inline(always)]
-    fn settle<T: TriadsOf>(&mut self) -> Settled {
+    fn settle<T: BandOps>(&mut self) -> Settled {
         // Kept in a register here; the board's own is only for changes made between settles.
         let mut dirty = std::mem::take(&mut self.dirty);
         // The words updated since the last column pass: a digit none of whose words changed has nothing new
@@ -348,7 +399,7 @@ impl Board {
             for b in 0..3 {
                 let (mut one, mut two) = (0, 0);
                 for d in 0..9 {
-                    let x = self.cand[3 * d + b];
+                    let x = self.cand[word(d, b)];
                     two |= one & x;
                     one |= x;
                 }
@@ -359,11 +410,11 @@ impl Board {
                 let singles = open & !two;
                 if singles != 0 {
                     for d in 0..9 {
-                        let mut s = singles & self.cand[3 * d + b];
+                        let mut s = singles & self.cand[word(d, b)];
                         while s != 0 {
                             let p = s.trailing_zeros() as usize;
                             s &= s - 1;
-                            dirty |= self.cut(3 * d + b, ROW_BOX_PEERS[p]);
+                            dirty |= self.cut(word(d, b), ROW_BOX_PEERS[p]);
                         }
                     }
                 }
@@ -373,10 +424,10 @@ impl Board {
             }
             // Hidden singles in columns: a digit's column with one cell over the three bands.
             for d in 0..9 {
-                if touched >> (3 * d) & 7 == 0 {
+                if touched & DIGIT_WORDS << d == 0 {
                     continue;
                 }
-                let x = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+                let x = [0, 1, 2].map(|b| self.cand[word(d, b)]);
                 let any = x.map(columns_any);
                 let many = columns_two(x[0])
                     | columns_two(x[1])
@@ -408,14 +459,14 @@ impl Board {
                     }
                 }
                 for (b, k) in keep.iter().enumerate() {
-                    dirty |= self.cut(3 * d + b, !(k * SPREAD));
+                    dirty |= self.cut(word(d, b), !(k * SPREAD));
                 }
                 for (b, w) in x.iter().enumerate() {
                     let mut s = w & lone & self.open[b];
                     while s != 0 {
                         let p = s.trailing_zeros() as usize;
                         s &= s - 1;
-                        dirty |= self.cut(3 * d + b, ROW_BOX_PEERS[p]);
+                        dirty |= self.cut(word(d, b), ROW_BOX_PEERS[p]);
                     }
                 }
             }
@@ -480,12 +531,12 @@ impl Board {
                     return DEAD;
                 }
                 if u < 3 {
-                    dirty |= self.cut(3 * d + u, !TRIAD_CELLS[allowed as usize] & BAND);
+                    dirty |= self.cut(word(d, u), !TRIAD_CELLS[allowed as usize] & BAND);
                 } else {
                     let s = u - 3;
                     for b in 0..3 {
                         let gone = (7 & !(allowed >> (3 * b))) << (3 * s);
-                        dirty |= self.cut(3 * d + b, gone * SPREAD);
+                        dirty |= self.cut(word(d, b), gone * SPREAD);
                     }
                 }
             }
@@ -532,13 +583,13 @@ impl Board {
     fn apply_config(&mut self, d: usize, u: usize, perm: u16) {
         let perm = u32::from(perm);
         if u < 3 {
-            self.clear(3 * d + u, !TRIAD_CELLS[perm as usize] & BAND);
+            self.clear(word(d, u), !TRIAD_CELLS[perm as usize] & BAND);
         } else {
             let s = u - 3;
             for b in 0..3 {
                 let c = ((perm >> (3 * b)) & 7).trailing_zeros() as usize;
                 let cut = ((7u32 << (3 * s)) & !(1u32 << (3 * s + c))) * SPREAD;
-                self.clear(3 * d + b, cut);
+                self.clear(word(d, b), cut);
             }
         }
     }
@@ -548,7 +599,7 @@ impl Board {
         let mut cells = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut w = self.cand[3 * d + b];
+                let mut w = self.cand[word(d, b)];
                 while w != 0 {
                     cells[27 * b + w.trailing_zeros() as usize] = d as u8 + 1;
                     w &= w - 1;
@@ -559,12 +610,12 @@ impl Board {
     }
 }
 
-/// Whether this CPU has the instructions [`Search::run_with_bit_instructions`] is built for, and runs `pext`
+/// Whether this CPU has the instructions [`Search::run_with_bmi_avx2`] is built for, and runs `pext`
 /// in hardware: AMD's cores before Zen 3 (family 0x19) run it in microcode, tens of cycles where Intel's and
 /// later AMD's take three, so those keep the plain build. Asked once (`cpuid` leaves a virtual machine for its
 /// host, microseconds), then a load per puzzle.
 #[cfg(target_arch = "x86_64")]
-fn has_bit_instructions() -> bool {
+fn use_bmi_avx2_build() -> bool {
     use std::arch::x86_64::__cpuid;
     static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *FAST.get_or_init(|| {
@@ -575,16 +626,17 @@ fn has_bit_instructions() -> bool {
             0xF => 0xF + ((version >> 20) & 0xFF),
             base => base,
         };
-        has_bmi() && !(amd && family < 0x19)
+        has_bmi_avx2() && !(amd && family < 0x19)
     })
 }
 
-/// Whether this CPU has BMI1, BMI2 and LZCNT (cached by the standard library).
+/// Whether this CPU has BMI1, BMI2, LZCNT and AVX2 (cached by the standard library).
 #[cfg(target_arch = "x86_64")]
-fn has_bmi() -> bool {
+fn has_bmi_avx2() -> bool {
     std::arch::is_x86_feature_detected!("bmi1")
         && std::arch::is_x86_feature_detected!("bmi2")
         && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// The boards a search keeps to begin with: a configuration fixes its digit in its unit for the rest of the
@@ -609,29 +661,29 @@ impl Search {
     /// every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         #[cfg(target_arch = "x86_64")]
-        if has_bit_instructions() {
-            // SAFETY: `run_with_bit_instructions` needs BMI1, BMI2 and LZCNT, which this CPU was just found
+        if use_bmi_avx2_build() {
+            // SAFETY: `run_with_bmi_avx2` needs BMI1, BMI2, LZCNT and AVX2, which this CPU was just found
             // to have.
-            return unsafe { self.run_with_bit_instructions(puzzle, limit, budget) };
+            return unsafe { self.run_with_bmi_avx2(puzzle, limit, budget) };
         }
-        self.search::<TriadTables>(puzzle, limit, budget)
+        self.search::<Portable>(puzzle, limit, budget)
     }
 
-    /// [`Search::run`] compiled for x86-64's bit-manipulation instructions (2013 onwards; the build's
-    /// baseline is x86-64-v2). The search shifts by amounts held in registers at every step (a digit's word
-    /// index, a band's row), and a baseline shift by `cl` is two or three micro-operations on Intel cores
-    /// where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more, and the band update finds a word's
-    /// triads with one `pext` instead of three dependent table lookups. What it gains is in
-    /// docs/benchmarks.md.
+    /// [`Search::run`] compiled for x86-64's bit-manipulation instructions and AVX2 (2013 onwards; the
+    /// build's baseline is x86-64-v2). The search shifts by amounts held in registers at every step (a
+    /// digit's word index, a band's row), and a baseline shift by `cl` is two or three micro-operations on
+    /// Intel cores where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more; the band update finds a
+    /// word's triads with one `pext` instead of three dependent table lookups, and a placement leaves the
+    /// band's digits in one AVX2 operation. What it gains is in docs/benchmarks.md.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
-    fn run_with_bit_instructions(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
-        self.search::<TriadPext>(puzzle, limit, budget)
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt,avx2")]
+    fn run_with_bmi_avx2(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+        self.search::<BmiAvx2>(puzzle, limit, budget)
     }
 
     /// The search itself, inlined into each of [`Search::run`]'s two builds so that each gets its own code.
     #[inline(always)]
-    fn search<T: TriadsOf>(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+    fn search<T: BandOps>(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
         let mut outcome = Outcome {
             count: 0,
@@ -778,45 +830,42 @@ mod tests {
         for &(i, cells) in cuts {
             board.clear(i, cells);
         }
-        assert!(matches!(
-            board.settle::<TriadTables>(),
-            Settled::Configs(..)
-        ));
+        assert!(matches!(board.settle::<Portable>(), Settled::Configs(..)));
         board
     }
 
     #[test]
     fn the_triad_rules_force_and_ban_what_nothing_else_finds() {
         // Only digits 1–3 may go in r1c1–r1c3: they must, so they leave the rest of row 1 and of box 1.
-        let cuts: Vec<(usize, u32)> = (3..9).map(|d| (3 * d, 0b111)).collect();
+        let cuts: Vec<(usize, u32)> = (3..9).map(|d| (word(d, 0), 0b111)).collect();
         let board = settled_after(&cuts);
         for d in 0..3 {
-            assert_eq!(board.cand[3 * d] & ROW, 0b111, "digit {}", d + 1);
-            assert_eq!(board.cand[3 * d] & BOX & !ROW, 0, "digit {}", d + 1);
+            assert_eq!(board.cand[word(d, 0)] & ROW, 0b111, "digit {}", d + 1);
+            assert_eq!(board.cand[word(d, 0)] & BOX & !ROW, 0, "digit {}", d + 1);
         }
-        assert_eq!(board.cand[3 * 3] & ROW, ROW & !0b111);
+        assert_eq!(board.cand[word(3, 0)] & ROW, ROW & !0b111);
         // Digits 1–3 kept out of the rest of row 1 must go in r1c1–r1c3: every other digit leaves them.
-        let cuts: Vec<(usize, u32)> = (0..3).map(|d| (3 * d, ROW & !0b111)).collect();
+        let cuts: Vec<(usize, u32)> = (0..3).map(|d| (word(d, 0), ROW & !0b111)).collect();
         let board = settled_after(&cuts);
         for d in 3..9 {
-            assert_eq!(board.cand[3 * d] & 0b111, 0, "digit {}", d + 1);
+            assert_eq!(board.cand[word(d, 0)] & 0b111, 0, "digit {}", d + 1);
         }
         // The same sideways: digits 1–3 kept out of the rest of column 1 in stack 1.
         let column = |c: u32| SPREAD << c;
         let cuts: Vec<(usize, u32)> = (0..3)
-            .flat_map(|d| [(3 * d + 1, column(0)), (3 * d + 2, column(0))])
+            .flat_map(|d| [(word(d, 1), column(0)), (word(d, 2), column(0))])
             .collect();
         let board = settled_after(&cuts);
         for d in 3..9 {
-            assert_eq!(board.cand[3 * d] & column(0), 0, "digit {}", d + 1);
+            assert_eq!(board.cand[word(d, 0)] & column(0), 0, "digit {}", d + 1);
         }
         // Four digits that must go in one triad: dead.
         let mut board = Board::EMPTY;
         assert!(board.load(&[0; 81]));
         for d in 0..4 {
-            board.clear(3 * d, ROW & !0b111);
+            board.clear(word(d, 0), ROW & !0b111);
         }
-        assert!(matches!(board.settle::<TriadTables>(), Settled::Dead));
+        assert!(matches!(board.settle::<Portable>(), Settled::Dead));
     }
 
     #[test]
@@ -845,7 +894,7 @@ mod tests {
         // fast `pext` (every x86-64 CPU these tests run on has the instructions, fast or not). Same counts,
         // guesses and solutions on hard and open grids.
         #[cfg(target_arch = "x86_64")]
-        assert!(has_bmi(), "this test compares the two builds");
+        assert!(has_bmi_avx2(), "this test compares the two builds");
         let (mut plain, mut chosen) = (Search::default(), Search::default());
         let puzzles = (0..60).map(generate::mixed_nine).chain([
             Grid::empty(nine()),
@@ -855,10 +904,10 @@ mod tests {
         ]);
         for puzzle in puzzles {
             for limit in [1, 2, 30] {
-                let a = plain.search::<TriadTables>(&puzzle, limit, u64::MAX);
+                let a = plain.search::<Portable>(&puzzle, limit, u64::MAX);
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: BMI1, BMI2 and LZCNT were found above.
-                let b = unsafe { chosen.run_with_bit_instructions(&puzzle, limit, u64::MAX) };
+                // SAFETY: BMI1, BMI2, LZCNT and AVX2 were found above.
+                let b = unsafe { chosen.run_with_bmi_avx2(&puzzle, limit, u64::MAX) };
                 #[cfg(not(target_arch = "x86_64"))]
                 let b = chosen.run(&puzzle, limit, u64::MAX);
                 assert_eq!(
