@@ -192,6 +192,34 @@ impl BandOps for Portable {
             | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
             | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6
     }
+
+    /// In WebAssembly with SIMD (the page's workers): the band's first eight digits as two `v128`
+    /// operations, the ninth on its own (the compiler leaves the plain loop scalar there).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
+        use std::arch::wasm32::{
+            i32x4_ne, u32x4_bitmask, u32x4_splat, v128, v128_andnot, v128_load, v128_store,
+        };
+        let base = 9 * b;
+        let eight = &mut cand[base..base + 8];
+        let cut = u32x4_splat(cells);
+        let at = eight.as_mut_ptr().cast::<v128>();
+        // SAFETY: the two 16-byte loads and stores are the eight words of `eight` (wasm's loads need no
+        // alignment).
+        let changed = unsafe {
+            let (x0, x1) = (v128_load(at), v128_load(at.add(1)));
+            let (y0, y1) = (v128_andnot(x0, cut), v128_andnot(x1, cut));
+            v128_store(at, y0);
+            v128_store(at.add(1), y1);
+            u32::from(u32x4_bitmask(i32x4_ne(x0, y0)))
+                | u32::from(u32x4_bitmask(i32x4_ne(x1, y1))) << 4
+        };
+        let x = cand[base + 8];
+        let y = x & !cells;
+        cand[base + 8] = y;
+        (changed | u32::from(x != y) << 8) << base
+    }
 }
 
 /// BMI2's `pext` and AVX2: for use only in the build compiled for them.
