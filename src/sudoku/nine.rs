@@ -638,24 +638,31 @@ impl Board {
     }
 }
 
-/// Whether this CPU has the instructions [`Search::run_with_bmi_avx2`] is built for, and runs `pext`
-/// in hardware: AMD's cores before Zen 3 (family 0x19) run it in microcode, tens of cycles where Intel's and
-/// later AMD's take three, so those keep the plain build. Asked once (`cpuid` leaves a virtual machine for its
-/// host, microseconds), then a load per puzzle.
+/// Whether this CPU has the instructions [`Search::run_with_bmi_avx2`] is built for and runs `pext` in
+/// hardware ([`slow_pext`]). Asked once (`cpuid` leaves a virtual machine for its host, microseconds), then a
+/// load per puzzle.
 #[cfg(target_arch = "x86_64")]
 fn use_bmi_avx2_build() -> bool {
     use std::arch::x86_64::__cpuid;
     static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *FAST.get_or_init(|| {
         let vendor = __cpuid(0);
-        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-        let version = __cpuid(1).eax;
-        let family = match (version >> 8) & 0xF {
-            0xF => 0xF + ((version >> 20) & 0xFF),
-            base => base,
-        };
-        has_bmi_avx2() && !(amd && family < 0x19)
+        has_bmi_avx2() && !slow_pext((vendor.ebx, vendor.edx, vendor.ecx), __cpuid(1).eax)
     })
+}
+
+/// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) and version (leaf 1: EAX) runs `pext` in
+/// microcode, tens of cycles where others take three: AMD's cores before Zen 3 (family 0x19), and Hygon's,
+/// which are Zen 1.
+#[cfg(any(target_arch = "x86_64", test))]
+fn slow_pext(vendor: (u32, u32, u32), version: u32) -> bool {
+    const AMD: (u32, u32, u32) = (0x6874_7541, 0x6974_6E65, 0x444D_4163); // "AuthenticAMD"
+    const HYGON: (u32, u32, u32) = (0x6F67_7948, 0x6E65_476E, 0x656E_6975); // "HygonGenuine"
+    let family = match (version >> 8) & 0xF {
+        0xF => 0xF + ((version >> 20) & 0xFF),
+        base => base,
+    };
+    (vendor == AMD || vendor == HYGON) && family < 0x19
 }
 
 /// Whether this CPU has BMI1, BMI2, LZCNT and AVX2 (cached by the standard library).
@@ -945,6 +952,27 @@ mod tests {
                 assert_eq!(a.solution, b.solution);
             }
         }
+    }
+
+    #[test]
+    fn pext_counts_as_slow_on_amd_before_zen_3_only() {
+        let amd = (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+        let intel = (0x756E_6547, 0x4965_6E69, 0x6C65_746E); // "GenuineIntel"
+        let hygon = (0x6F67_7948, 0x6E65_476E, 0x656E_6975);
+        // Leaf 1's EAX: base family in bits 8–11, extended family (added when the base is 0xF) in 20–27.
+        let family = |f: u32| {
+            if f < 0xF {
+                f << 8
+            } else {
+                0xF << 8 | (f - 0xF) << 20
+            }
+        };
+        assert!(slow_pext(amd, family(0x17))); // Zen 2
+        assert!(slow_pext(amd, family(0x15))); // Bulldozer
+        assert!(!slow_pext(amd, family(0x19))); // Zen 3 and 4
+        assert!(!slow_pext(amd, family(0x1A))); // Zen 5
+        assert!(slow_pext(hygon, family(0x18)));
+        assert!(!slow_pext(intel, family(6)));
     }
 
     #[test]
