@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use forkboard::gpu::queens::{QueensConfig, QueensKernel, QueensNode, QueensWork};
+use forkboard::gpu::queens::{QueensConfig, QueensKernel, QueensNode, QueensStats, QueensWork};
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::queens::constellation::{Plan, Shard};
 use forkboard::queens::{self, known, mirror};
@@ -24,20 +24,20 @@ fn gpu() -> &'static Gpu {
     })
 }
 
+impl Gpu {
+    /// Counts `n` (or a shard of it) to the end, with no progress to watch.
+    fn count(&self, n: u32, shard: Shard, config: QueensConfig) -> (queens::Classes, QueensStats) {
+        self.kernel
+            .count_blocking(&self.ctx, n, shard, config, &mut |_, _| true)
+            .unwrap()
+    }
+}
+
 #[test]
 fn counts_match_the_published_ones_up_to_13() {
     let gpu = gpu();
     for n in 1..=13 {
-        let (classes, stats) = gpu
-            .kernel
-            .count_blocking(
-                &gpu.ctx,
-                n,
-                Shard::WHOLE,
-                QueensConfig::default(),
-                &mut |_, _| true,
-            )
-            .unwrap();
+        let (classes, stats) = gpu.count(n, Shard::WHOLE, QueensConfig::default());
         assert_eq!(Some(classes.tally(n)), known(n), "N={n} ({stats:?})");
         // Same classes as the CPU counter, not only the same sums.
         assert_eq!(classes, queens::count(n), "N={n}");
@@ -52,10 +52,7 @@ fn the_deep_stack_kernel_counts_the_same() {
             deep: true,
             ..QueensConfig::default()
         };
-        let (classes, _) = gpu
-            .kernel
-            .count_blocking(&gpu.ctx, n, Shard::WHOLE, config, &mut |_, _| true)
-            .unwrap();
+        let (classes, _) = gpu.count(n, Shard::WHOLE, config);
         assert_eq!(Some(classes.tally(n)), known(n), "N={n}");
     }
 }
@@ -106,10 +103,7 @@ fn busy_lanes_give_work_to_idle_ones_and_the_counts_stay_exact() {
                 no_split,
                 ..QueensConfig::default()
             };
-            let (classes, stats) = gpu
-                .kernel
-                .count_blocking(&gpu.ctx, n, Shard::WHOLE, config, &mut |_, _| true)
-                .unwrap();
+            let (classes, stats) = gpu.count(n, Shard::WHOLE, config);
             assert_eq!(
                 Some(classes.tally(n)),
                 known(n),
@@ -129,20 +123,12 @@ fn busy_lanes_give_work_to_idle_ones_and_the_counts_stay_exact() {
         lanes: Some(4096),
         ..QueensConfig::default()
     };
-    let (classes, stats) = gpu
-        .kernel
-        .count_blocking(&gpu.ctx, n, Shard::WHOLE, config, &mut |_, _| true)
-        .unwrap();
+    let (classes, stats) = gpu.count(n, Shard::WHOLE, config);
     assert_eq!(Some(classes.tally(n)), known(n), "{stats:?}");
     assert!(stats.splits > 0, "{stats:?}");
     let mut sum = queens::Classes::default();
     for index in 1..=3 {
-        let (classes, stats) = gpu
-            .kernel
-            .count_blocking(&gpu.ctx, n, Shard { index, of: 3 }, config, &mut |_, _| {
-                true
-            })
-            .unwrap();
+        let (classes, stats) = gpu.count(n, Shard { index, of: 3 }, config);
         assert!(stats.splits > 0, "shard {index}/3: {stats:?}");
         sum.add(&classes);
     }
@@ -254,12 +240,7 @@ fn shards_add_up_to_the_published_counts() {
             let mut sum = queens::Classes::default();
             for index in 1..=of {
                 let shard = Shard { index, of };
-                let (classes, _) = gpu
-                    .kernel
-                    .count_blocking(&gpu.ctx, n, shard, QueensConfig::default(), &mut |_, _| {
-                        true
-                    })
-                    .unwrap();
+                let (classes, _) = gpu.count(n, shard, QueensConfig::default());
                 // Each shard is the CPU's shard, class by class.
                 let on_cpu = queens::constellation::count_parallel(n, shard, &|_, _| {});
                 assert_eq!(classes, on_cpu, "N={n}, {shard}");
