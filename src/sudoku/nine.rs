@@ -411,14 +411,21 @@ impl Board {
         let mut touched = 0u32;
         loop {
             while dirty != 0 {
-                let i = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                touched |= 1 << i;
-                let more = self.update::<T>(i);
-                if more == DEAD {
-                    return Settled::Dead;
+                // The words dirty now, as a wave: which word comes next is known before the update in hand
+                // ends, so the core starts it early. (Taking the next word from `dirty` itself made each
+                // update's first load wait for the previous update's last result.) A word made dirty and then
+                // updated in the same wave leaves `dirty`; one updated earlier stays for the next wave.
+                let mut wave = dirty;
+                touched |= wave;
+                while wave != 0 {
+                    let i = wave.trailing_zeros() as usize;
+                    wave &= wave - 1;
+                    let more = self.update::<T>(i);
+                    if more == DEAD {
+                        return Settled::Dead;
+                    }
+                    dirty = (dirty & !(1 << i)) | more;
                 }
-                dirty |= more;
             }
             if self.open == [0; 3] {
                 return Settled::Solved;
