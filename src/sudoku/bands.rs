@@ -116,6 +116,7 @@ fn hidden_singles(x: Band3) -> (Band3, bool) {
 
 /// The cells that see some cell of `m` (its rows, columns and boxes, `m` included), and whether two cells of
 /// `m` see each other.
+#[inline(always)]
 pub(super) fn cover(m: Band3) -> (Band3, bool) {
     let any = m.map(columns_any);
     let columns = any[0] | any[1] | any[2];
