@@ -136,8 +136,12 @@ pub fn message_of_bytes(
     (js_sys::Array::of2(id, &bytes), transfer)
 }
 
-/// Replies of at least this many bytes go out in a spare buffer (see [`Spares`]); smaller ones in a fresh one.
+/// Requests and replies of at least this many bytes go out in a used buffer (see [`Spares`]); smaller ones in a
+/// fresh one.
 const SPARE_FROM: usize = 16 << 10;
+/// Buffers larger than this are not kept for reuse on either side, so that what is kept stays small beside a
+/// page's memory (a worker's share of a large set, 100,000 puzzles, is about 9 MB each way).
+const SPARE_UP_TO: u32 = 16 << 20;
 /// The spare buffers a worker keeps (a few pieces' replies each).
 const SPARES_KEPT: usize = 8;
 /// The returned buffers the page keeps for its next requests (a Blob's worth of replies, and then some).
@@ -161,7 +165,7 @@ pub(super) fn recycle(buffers: &js_sys::Array) {
             // A detached buffer (length 0) could not be sent: posting it would fail the request.
             if returned.len() < RETURNED_KEPT
                 && let Ok(buffer) = buffer.dyn_into::<js_sys::ArrayBuffer>()
-                && buffer.byte_length() > 0
+                && (1..=SPARE_UP_TO).contains(&buffer.byte_length())
             {
                 returned.push(buffer);
             }
@@ -189,12 +193,28 @@ impl Spares {
         let Ok(buffers) = message.get(2).dyn_into::<js_sys::Array>() else {
             return;
         };
-        let mut spares = self.0.borrow_mut();
-        spares.extend(
+        self.add(
             buffers
                 .iter()
                 .filter_map(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok()),
         );
+    }
+
+    /// Keeps the buffer of a request's bytes once they are copied out (the page wrote a large request into a
+    /// used buffer with room to spare, or into a fresh one with an eighth more: see [`request_message`]). The
+    /// caller must read the payload no more.
+    pub fn keep_payload(&self, payload: &wasm_bindgen::JsValue) {
+        if let Some(bytes) = payload.dyn_ref::<js_sys::Uint8Array>()
+            && bytes.length() as usize >= SPARE_FROM
+        {
+            self.add(std::iter::once(bytes.buffer()));
+        }
+    }
+
+    /// Adds `buffers` (none larger than [`SPARE_UP_TO`]), keeping at most [`SPARES_KEPT`], the largest.
+    fn add(&self, buffers: impl Iterator<Item = js_sys::ArrayBuffer>) {
+        let mut spares = self.0.borrow_mut();
+        spares.extend(buffers.filter(|b| (1..=SPARE_UP_TO).contains(&b.byte_length())));
         if spares.len() > SPARES_KEPT {
             spares.sort_by_key(|b| std::cmp::Reverse(b.byte_length()));
             spares.truncate(SPARES_KEPT);
@@ -212,21 +232,48 @@ impl Spares {
             return message_of_bytes(id, bytes);
         }
         let len = bytes.len() as u32;
-        let mut spares = self.0.borrow_mut();
-        let fitting = spares
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.byte_length() >= len)
-            .min_by_key(|(_, b)| b.byte_length())
-            .map(|(i, _)| i);
-        let buffer = match fitting {
-            Some(i) => spares.swap_remove(i),
-            None => js_sys::ArrayBuffer::new(len + len / 8),
-        };
-        let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, 0, len);
-        view.copy_from(bytes);
-        (js_sys::Array::of2(id, &view), js_sys::Array::of1(&buffer))
+        let buffer = take_fitting(&mut self.0.borrow_mut(), len);
+        message_in(id, bytes, buffer)
     }
+}
+
+/// The smallest of `buffers` that holds `len` bytes, taken out, or a fresh buffer with an eighth more room (so
+/// that the next, slightly longer message fits it when it comes back).
+fn take_fitting(buffers: &mut Vec<js_sys::ArrayBuffer>, len: u32) -> js_sys::ArrayBuffer {
+    let fitting = buffers
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.byte_length() >= len)
+        .min_by_key(|(_, b)| b.byte_length())
+        .map(|(i, _)| i);
+    match fitting {
+        Some(i) => buffers.swap_remove(i),
+        None => js_sys::ArrayBuffer::new(len + len / 8),
+    }
+}
+
+/// `[id, bytes]` with the bytes written at the start of `buffer`, which is transferred.
+fn message_in(
+    id: &wasm_bindgen::JsValue,
+    bytes: &[u8],
+    buffer: js_sys::ArrayBuffer,
+) -> (js_sys::Array, js_sys::Array) {
+    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, 0, bytes.len() as u32);
+    view.copy_from(bytes);
+    (js_sys::Array::of2(id, &view), js_sys::Array::of1(&buffer))
+}
+
+/// The page's request `[id, bytes]`: a large one written into a buffer a worker's reply came in and the page
+/// has done with (see [`recycle`]), or into a fresh one with room to spare, which the worker then keeps for
+/// its replies ([`Spares::keep_payload`]). A fresh buffer of a large set's share (9 MB) took Chromium 13 ms
+/// to allocate and fault in on the development VM, as long as the worker needs to answer 6,000 easy puzzles.
+fn request_message(id: &wasm_bindgen::JsValue, bytes: &[u8]) -> (js_sys::Array, js_sys::Array) {
+    if bytes.len() < SPARE_FROM {
+        return message_of_bytes(id, bytes);
+    }
+    let buffer =
+        RETURNED.with(|returned| take_fitting(&mut returned.borrow_mut(), bytes.len() as u32));
+    message_in(id, bytes, buffer)
 }
 
 /// The bytes of a message's payload: a `Uint8Array`'s (see [`message_of`]), or a string's.
@@ -362,7 +409,7 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         self.pending.borrow_mut().insert(id, (w, tx));
         let members = self.members.borrow();
-        let (message, transfer) = message_of_bytes(&f64::from(id).into(), request);
+        let (message, transfer) = request_message(&f64::from(id).into(), request);
         if let Some(returned) = returned_for_request() {
             for buffer in returned.iter() {
                 transfer.push(&buffer);
@@ -395,9 +442,17 @@ impl Pool {
     /// The reply to a request. A worker that died is started again here (once, however many of its requests
     /// failed), so the caller can simply ask again.
     async fn reply(&self, asked: Asked) -> Reply {
-        self.reply_raw(asked)
-            .await
-            .map(|message| text_of(js_sys::Array::from(&message).get(1)))
+        self.reply_raw(asked).await.map(|message| {
+            let payload = js_sys::Array::from(&message).get(1);
+            let text = text_of(payload.clone());
+            // Copied out: the reply's buffer can carry a later request, or go back to a worker.
+            if let Some(bytes) = payload.dyn_ref::<js_sys::Uint8Array>()
+                && bytes.length() as usize >= SPARE_FROM
+            {
+                recycle(&js_sys::Array::of1(&bytes.buffer()));
+            }
+            text
+        })
     }
 
     /// [`Pool::reply`], the reply left as it came.

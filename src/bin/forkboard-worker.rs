@@ -6,7 +6,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use forkboard::app::{Spares, bytes_of, message_of, text_from};
+    use forkboard::app::{Spares, bytes_of, text_from};
     use forkboard::gpu::found_piece;
     use forkboard::queens;
     use forkboard::sudoku::{Solver, learn_protocol, piece_protocol, worker_protocol};
@@ -29,7 +29,10 @@ fn main() {
             spares.keep(&message);
             // Requests and replies travel as bytes in transferred buffers (`app::message_of`): UTF-8 text,
             // or a piece of a file, which is read as the file's reader reads it, whatever its bytes.
-            let request = bytes_of(message.get(1));
+            let payload = message.get(1);
+            let request = bytes_of(payload.clone());
+            // Copied out: a large request's buffer carries a later reply.
+            spares.keep_payload(&payload);
             // The page's `worker-dies` test hook: die as a trap or running out of memory would.
             if request.starts_with(b"!die\n") {
                 panic!("this worker was told to die (the worker-dies test hook)");
@@ -54,7 +57,7 @@ fn main() {
             } else {
                 worker_protocol::serve(&request, &mut solver.borrow_mut())
             };
-            let (message, transfer) = message_of(&id, &reply);
+            let (message, transfer) = spares.message_of_bytes(&id, reply.as_bytes());
             let _ = reply_to.post_message_with_transfer(&message, &transfer);
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
