@@ -30,7 +30,9 @@ pub fn serve(request: &str, solver: &mut Solver) -> String {
     let limit = number(1);
     solver.max_guesses = number(super::solver::DEFAULT_MAX_GUESSES);
     // One string written in place: a line per puzzle, no string of its own for each.
-    let mut reply = String::with_capacity(request.len());
+    // A solved line ("S 1 1 " and the cells) is a little longer than its request ("3x3-" and the cells): room
+    // for that, so that a large reply is not copied as it grows.
+    let mut reply = String::with_capacity(request.len() + request.len() / 8);
     for (i, line) in lines.enumerate() {
         if i > 0 {
             reply.push('\n');
