@@ -1006,7 +1006,9 @@ mod tests {
     fn value_cells_are_the_cells_of_each_value() {
         // Every value 0..=9 in every band position, in a few arrangements.
         for shift in 0..10u8 {
-            let cells: Vec<u8> = (0..81u8).map(|i| (i * 7 + shift) % 10).collect();
+            let cells: Vec<u8> = (0..81)
+                .map(|i: usize| ((i * 7 + usize::from(shift)) % 10) as u8)
+                .collect();
             let mut expected = [[0u32; 3]; 10];
             for (i, &v) in cells.iter().enumerate() {
                 expected[usize::from(v)][i / 27] |= 1 << (i % 27);
