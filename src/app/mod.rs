@@ -27,7 +27,7 @@ use batch_page::BatchPage;
 use compare_page::ComparePage;
 use queens_page::QueensPage;
 use solve_page::SolvePage;
-pub use workers::{Spares, bytes_of, message_of, message_of_bytes, text_from};
+pub use workers::{Spares, bytes_of, message_of_bytes, text_from};
 
 /// The whole app: navigation, the routed pages, and the engine line at the bottom.
 #[component]

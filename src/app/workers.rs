@@ -118,15 +118,11 @@ impl Member {
     }
 }
 
-/// A message of the workers' protocols, `[id, text]` with the text as UTF-8 bytes, and the list of what to
-/// transfer with it (the bytes' buffer: handed over to the other thread, not copied, and no UTF-16 string to
-/// convert on either side). The page's requests and the workers' replies are both sent this way.
-pub fn message_of(id: &wasm_bindgen::JsValue, text: &str) -> (js_sys::Array, js_sys::Array) {
-    message_of_bytes(id, text.as_bytes())
-}
-
-/// [`message_of`] for bytes that need not be text (the pieces of a file, which the worker reads as the file's
-/// reader would).
+/// A message of the workers' protocols, `[id, bytes]` (UTF-8 text, or a piece of a file, which the worker reads
+/// as the file's reader would), in a fresh buffer, and the list of what to transfer with it (the bytes' buffer:
+/// handed over to the other thread, not copied, and no UTF-16 string to convert on either side). The page's
+/// requests and the workers' replies are both sent this way; large ones go in used buffers instead
+/// ([`Spares`], `request_message`).
 pub fn message_of_bytes(
     id: &wasm_bindgen::JsValue,
     bytes: &[u8],
@@ -201,7 +197,7 @@ impl Spares {
     }
 
     /// Keeps the buffer of a request's bytes once they are copied out (the page wrote a large request into a
-    /// used buffer with room to spare, or into a fresh one with an eighth more: see [`request_message`]). The
+    /// used buffer with room to spare, or into a fresh one with an eighth more: see `request_message`). The
     /// caller must read the payload no more.
     pub fn keep_payload(&self, payload: &wasm_bindgen::JsValue) {
         if let Some(bytes) = payload.dyn_ref::<js_sys::Uint8Array>()
@@ -276,7 +272,7 @@ fn request_message(id: &wasm_bindgen::JsValue, bytes: &[u8]) -> (js_sys::Array, 
     message_in(id, bytes, buffer)
 }
 
-/// The bytes of a message's payload: a `Uint8Array`'s (see [`message_of`]), or a string's.
+/// The bytes of a message's payload: a `Uint8Array`'s (see [`message_of_bytes`]), or a string's.
 pub fn bytes_of(payload: wasm_bindgen::JsValue) -> Vec<u8> {
     if payload.is_instance_of::<js_sys::Uint8Array>() {
         js_sys::Uint8Array::from(payload).to_vec()
@@ -285,7 +281,7 @@ pub fn bytes_of(payload: wasm_bindgen::JsValue) -> Vec<u8> {
     }
 }
 
-/// The text of a message's payload: UTF-8 bytes (see [`message_of`]), or a string.
+/// The text of a message's payload: UTF-8 bytes (see [`message_of_bytes`]), or a string.
 fn text_of(payload: wasm_bindgen::JsValue) -> String {
     text_from(bytes_of(payload))
 }

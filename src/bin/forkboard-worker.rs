@@ -27,7 +27,7 @@ fn main() {
             let id = message.get(0);
             // Buffers the page no longer needs, for this worker's large replies (`app::Spares`).
             spares.keep(&message);
-            // Requests and replies travel as bytes in transferred buffers (`app::message_of`): UTF-8 text,
+            // Requests and replies travel as bytes in transferred buffers (`app::message_of_bytes`): UTF-8 text,
             // or a piece of a file, which is read as the file's reader reads it, whatever its bytes.
             let payload = message.get(1);
             let request = bytes_of(payload.clone());
