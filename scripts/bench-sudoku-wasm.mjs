@@ -29,44 +29,52 @@ const lines = readFileSync(file, "utf8")
 const puzzles = Array.from({ length: Math.ceil(50_000 / lines.length) }, () => lines).flat();
 const request = `${limit} 0\n${puzzles.join("\n")}`;
 
+// How the page asks a worker (`src/app/workers.rs`), defined on each page before it is used: the request as
+// UTF-8 bytes in a buffer handed to the worker (a reply buffer already read when one fits, else a fresh one with
+// an eighth more room), the reply as bytes decoded here, its buffer kept to go back with the next request.
+// `asker(worker, request)` gives `ask(id)`, which resolves to the reply's text and its length in bytes.
+const ASKER = `globalThis.asker = (worker, request) => {
+  const encoded = new TextEncoder().encode(request);
+  const returned = [];
+  return (id) =>
+    new Promise((done) => {
+      worker.onmessage = (event) => {
+        const reply = event.data[1];
+        const text = new TextDecoder().decode(reply);
+        if (reply.buffer.byteLength <= 16 << 20 && returned.length < 32) returned.push(reply.buffer);
+        done([text, reply.length]);
+      };
+      returned.sort((a, b) => a.byteLength - b.byteLength);
+      const fit = returned.findIndex((b) => b.byteLength >= encoded.length);
+      const buffer =
+        fit >= 0 ? returned.splice(fit, 1)[0] : new ArrayBuffer(encoded.length + Math.floor(encoded.length / 8));
+      const bytes = new Uint8Array(buffer, 0, encoded.length);
+      bytes.set(encoded);
+      const back = returned.splice(-2);
+      worker.postMessage([id, bytes, back], [buffer, ...back]);
+    });
+};`;
+
 const server = await serve(join(import.meta.dirname, "..", "dist"));
 const browser = await launch({ name: "webgpu-off", webgpu: false });
 try {
   const page = await browser.newPage();
   await page.goto(`${server.url}/about`);
+  await page.evaluate(ASKER);
   const [rates, replyBytes] = await page.evaluate(
     async ({ request, n, rounds }) => {
       const worker = new Worker("/forkboard-worker_loader.js");
       await new Promise((ready) => worker.addEventListener("message", ready, { once: true }));
-      // As the page does: the request as UTF-8 bytes in a buffer handed to the worker (a fresh copy each time,
-      // since handing it over empties it), the reply as bytes decoded here; both inside the timed span.
-      const encoded = new TextEncoder().encode(request);
+      // Both the request's making and the reply's decoding inside the timed span.
+      const ask = globalThis.asker(worker, request);
       let replyBytes = 0;
-      const returned = [];
-      const ask = (id) =>
-        new Promise((done) => {
-          worker.onmessage = (event) => {
-            const reply = event.data[1];
-            replyBytes = reply.length;
-            const text = new TextDecoder().decode(reply);
-            if (reply.buffer.byteLength <= 16 << 20 && returned.length < 32) returned.push(reply.buffer);
-            done(text);
-          };
-          returned.sort((a, b) => a.byteLength - b.byteLength);
-          const fit = returned.findIndex((b) => b.byteLength >= encoded.length);
-          const buffer =
-            fit >= 0 ? returned.splice(fit, 1)[0] : new ArrayBuffer(encoded.length + Math.floor(encoded.length / 8));
-          const bytes = new Uint8Array(buffer, 0, encoded.length);
-          bytes.set(encoded);
-          const back = returned.splice(-2);
-          worker.postMessage([id, bytes, back], [buffer, ...back]);
-        });
       const out = [];
       await ask(0);
       for (let i = 1; i <= rounds; i++) {
         const start = performance.now();
-        const reply = await ask(i);
+        const [reply, bytes] = await ask(i);
         const seconds = (performance.now() - start) / 1000;
+        replyBytes = bytes;
         if (reply.split("\n").filter((l) => l.startsWith("S ")).length !== n) throw new Error("a puzzle was not solved");
         out.push(Math.round(n / seconds));
       }
@@ -79,6 +87,7 @@ try {
   // The same round trip with no solving: a worker (a blob, on a blank page outside the app's CSP) that takes the
   // same request bytes and hands back a reply of the same size. What is left is the wasm's own time.
   const blank = await browser.newPage();
+  await blank.evaluate(ASKER);
   const transfer = await blank.evaluate(
     async ({ request, replyBytes, rounds }) => {
       // Like the worker, it keeps the buffers it is sent and answers in one that fits.
@@ -93,24 +102,7 @@ try {
         postMessage([e.data[0], reply], [buffer]);
       };`;
       const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
-      const encoded = new TextEncoder().encode(request);
-      const returned = [];
-      const ask = (id) =>
-        new Promise((done) => {
-          worker.onmessage = (event) => {
-            const text = new TextDecoder().decode(event.data[1]);
-            returned.push(event.data[1].buffer);
-            done(text);
-          };
-          returned.sort((a, b) => a.byteLength - b.byteLength);
-          const fit = returned.findIndex((b) => b.byteLength >= encoded.length);
-          const buffer =
-            fit >= 0 ? returned.splice(fit, 1)[0] : new ArrayBuffer(encoded.length + Math.floor(encoded.length / 8));
-          const bytes = new Uint8Array(buffer, 0, encoded.length);
-          bytes.set(encoded);
-          const back = returned.splice(-2);
-          worker.postMessage([id, bytes, back], [buffer, ...back]);
-        });
+      const ask = globalThis.asker(worker, request);
       await ask(0);
       const out = [];
       for (let i = 1; i <= rounds; i++) {
