@@ -215,10 +215,7 @@ impl BandOps for Portable {
             u32::from(u32x4_bitmask(i32x4_ne(x0, y0)))
                 | u32::from(u32x4_bitmask(i32x4_ne(x1, y1))) << 4
         };
-        let x = cand[base + 8];
-        let y = x & !cells;
-        cand[base + 8] = y;
-        (changed | u32::from(x != y) << 8) << base
+        changed << base | cut_word(cand, base + 8, cells)
     }
 }
 
@@ -256,11 +253,17 @@ impl BandOps for BmiAvx2 {
             let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)));
             !(same as u32) & 0xFF
         };
-        let x = cand[base + 8];
-        let y = x & !cells;
-        cand[base + 8] = y;
-        (changed | u32::from(x != y) << 8) << base
+        changed << base | cut_word(cand, base + 8, cells)
     }
+}
+
+/// Clears `mask` from `cand[i]`; its dirty bit if that changed it, without a branch.
+#[inline(always)]
+fn cut_word(cand: &mut [u32; 27], i: usize, mask: u32) -> u32 {
+    let x = cand[i];
+    let y = x & !mask;
+    cand[i] = y;
+    u32::from(x != y) << i
 }
 
 /// The index of band `b` of digit `d + 1` in [`Board::cand`] (and its dirty bit).
@@ -343,10 +346,7 @@ impl Board {
     /// digit of every placement, and whether it changes anything is a coin toss).
     #[inline(always)]
     fn cut(&mut self, i: usize, mask: u32) -> u32 {
-        let x = self.cand[i];
-        let y = x & !mask;
-        self.cand[i] = y;
-        u32::from(x != y) << i
+        cut_word(&mut self.cand, i, mask)
     }
 
     /// [`Board::cut`], the word marked dirty on the board (for changes made between settles: a guess).
