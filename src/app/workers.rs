@@ -158,10 +158,9 @@ pub(super) fn recycle(buffers: &js_sys::Array) {
     RETURNED.with(|returned| {
         let mut returned = returned.borrow_mut();
         for buffer in buffers.iter() {
-            // A detached buffer (length 0) could not be sent: posting it would fail the request.
             if returned.len() < RETURNED_KEPT
                 && let Ok(buffer) = buffer.dyn_into::<js_sys::ArrayBuffer>()
-                && (1..=SPARE_UP_TO).contains(&buffer.byte_length())
+                && reusable(&buffer)
             {
                 returned.push(buffer);
             }
@@ -210,51 +209,52 @@ impl Spares {
     /// Adds `buffers` (none larger than [`SPARE_UP_TO`]), keeping at most [`SPARES_KEPT`], the largest.
     fn add(&self, buffers: impl Iterator<Item = js_sys::ArrayBuffer>) {
         let mut spares = self.0.borrow_mut();
-        spares.extend(buffers.filter(|b| (1..=SPARE_UP_TO).contains(&b.byte_length())));
+        spares.extend(buffers.filter(reusable));
         if spares.len() > SPARES_KEPT {
             spares.sort_by_key(|b| std::cmp::Reverse(b.byte_length()));
             spares.truncate(SPARES_KEPT);
         }
     }
 
-    /// [`message_of_bytes`], a large reply written into the smallest spare that holds it, or into a fresh
-    /// buffer with an eighth more room (so that the next, slightly longer reply fits it when it comes back).
+    /// [`message_of_bytes`], a large reply written into the smallest spare that holds it ([`message_reusing`]).
     pub fn message_of_bytes(
         &self,
         id: &wasm_bindgen::JsValue,
         bytes: &[u8],
     ) -> (js_sys::Array, js_sys::Array) {
-        if bytes.len() < SPARE_FROM {
-            return message_of_bytes(id, bytes);
-        }
-        let len = bytes.len() as u32;
-        let buffer = take_fitting(&mut self.0.borrow_mut(), len);
-        message_in(id, bytes, buffer)
+        message_reusing(id, bytes, &mut self.0.borrow_mut())
     }
 }
 
-/// The smallest of `buffers` that holds `len` bytes, taken out, or a fresh buffer with an eighth more room (so
-/// that the next, slightly longer message fits it when it comes back).
-fn take_fitting(buffers: &mut Vec<js_sys::ArrayBuffer>, len: u32) -> js_sys::ArrayBuffer {
+/// Whether a buffer is worth keeping for a later message: not detached (a detached buffer, length 0, could
+/// not be sent: posting it would fail the message), and no larger than [`SPARE_UP_TO`].
+fn reusable(buffer: &js_sys::ArrayBuffer) -> bool {
+    (1..=SPARE_UP_TO).contains(&buffer.byte_length())
+}
+
+/// [`message_of_bytes`], a large message (from [`SPARE_FROM`] bytes) written into the smallest of `buffers`
+/// that holds it, taken out, or into a fresh buffer with an eighth more room (so that the next, slightly longer
+/// message fits it when it comes back).
+fn message_reusing(
+    id: &wasm_bindgen::JsValue,
+    bytes: &[u8],
+    buffers: &mut Vec<js_sys::ArrayBuffer>,
+) -> (js_sys::Array, js_sys::Array) {
+    if bytes.len() < SPARE_FROM {
+        return message_of_bytes(id, bytes);
+    }
+    let len = bytes.len() as u32;
     let fitting = buffers
         .iter()
         .enumerate()
         .filter(|(_, b)| b.byte_length() >= len)
         .min_by_key(|(_, b)| b.byte_length())
         .map(|(i, _)| i);
-    match fitting {
+    let buffer = match fitting {
         Some(i) => buffers.swap_remove(i),
         None => js_sys::ArrayBuffer::new(len + len / 8),
-    }
-}
-
-/// `[id, bytes]` with the bytes written at the start of `buffer`, which is transferred.
-fn message_in(
-    id: &wasm_bindgen::JsValue,
-    bytes: &[u8],
-    buffer: js_sys::ArrayBuffer,
-) -> (js_sys::Array, js_sys::Array) {
-    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, 0, bytes.len() as u32);
+    };
+    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, 0, len);
     view.copy_from(bytes);
     (js_sys::Array::of2(id, &view), js_sys::Array::of1(&buffer))
 }
@@ -264,12 +264,7 @@ fn message_in(
 /// its replies ([`Spares::keep_payload`]). A fresh buffer of a large set's share (9 MB) took Chromium 13 ms
 /// to allocate and fault in on the development VM, as long as the worker needs to answer 6,000 easy puzzles.
 fn request_message(id: &wasm_bindgen::JsValue, bytes: &[u8]) -> (js_sys::Array, js_sys::Array) {
-    if bytes.len() < SPARE_FROM {
-        return message_of_bytes(id, bytes);
-    }
-    let buffer =
-        RETURNED.with(|returned| take_fitting(&mut returned.borrow_mut(), bytes.len() as u32));
-    message_in(id, bytes, buffer)
+    RETURNED.with(|returned| message_reusing(id, bytes, &mut returned.borrow_mut()))
 }
 
 /// The bytes of a message's payload: a `Uint8Array`'s (see [`message_of_bytes`]), or a string's.
