@@ -261,7 +261,11 @@ fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
         (ctx, kernel)
     };
     let (a, b) = (open(), open());
-    let config = QueensConfig::default();
+    // Few lanes, so that the cut is handed out in many runs (512 nodes first, then 256 at a time).
+    let config = QueensConfig {
+        lanes: Some(64),
+        ..QueensConfig::default()
+    };
     for n in [4, 8, 11, 12] {
         for shard in [Shard::WHOLE, Shard { index: 2, of: 3 }] {
             let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
@@ -274,9 +278,15 @@ fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
             );
             let counted: u64 = shares.iter().map(|s| s.nodes).sum();
             assert_eq!(counted, stats.nodes, "N={n}: every node counted once");
+            if n == 12 {
+                assert!(
+                    shares.iter().all(|s| s.nodes > 0),
+                    "N={n}, {shard}: both GPUs took runs of the cut: {shares:?}"
+                );
+            }
         }
     }
-    // The second GPU is lost after its first submission: its chunk goes back, the first finishes the count.
+    // The second GPU is lost after its first submission: the runs it took go back, the first finishes the count.
     b.0.lose_device_after(1);
     let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
     let (classes, _, shares) = count_on_many(&gpus, 12, Shard::WHOLE, config, &|_, _| {}).unwrap();

@@ -7,6 +7,8 @@
 //! per dispatch follow its measured time, so each stays short (a browser kills a long one) and the caller sees
 //! progress between them and may cancel.
 
+use std::borrow::Cow;
+
 use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 use wgpu::util::DeviceExt;
@@ -90,6 +92,7 @@ impl QueensNode {
 }
 
 /// What a run hands the GPU: the nodes of a cut and the tables they index.
+#[derive(Clone)]
 pub struct QueensWork {
     /// Board size.
     pub n: u32,
@@ -486,57 +489,51 @@ impl QueensKernel {
         config: QueensConfig,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<NodesCounted, GpuError> {
-        // A lane's stack uses two levels of its own (a dummy and a sentinel) and one a frame.
-        let shallow_rows = work.rows_within(SHALLOW - 2);
-        let fits = |node: &QueensNode| {
-            let row = work.n - node.open.count_ones();
-            shallow_rows[node.constellation as usize] >> row & 1 == 1
-        };
-        let deep_nodes = if config.deep {
-            work.nodes.len()
-        } else {
-            work.nodes.iter().filter(|node| !fits(node)).count()
-        };
-        if deep_nodes == 0 || deep_nodes == work.nodes.len() {
-            return self
-                .count_on(ctx, work, deep_nodes > 0, config, progress)
-                .await;
-        }
-        // Constellations cut shallow: most orbits fix enough rows below the cut for the shallow stacks.
-        let (shallow, deep) = (work.only(fits), work.only(|node| !fits(node)));
         let all = work.nodes.len() as u64;
-        let first = shallow.nodes.len() as u64;
-        let a = self
-            .count_on(ctx, &shallow, false, config, &mut |done, _| {
-                progress(done, all)
-            })
-            .await?;
-        let b = self
-            .count_on(ctx, &deep, true, config, &mut |done, _| {
-                progress(first + done, all)
-            })
-            .await?;
-        Ok(NodesCounted {
-            total: a.total + b.total,
-            dispatches: a.dispatches + b.dispatches,
-            splits: a.splits + b.splits,
-        })
+        let mut before = 0;
+        let mut counted = NodesCounted::default();
+        for (part, deep) in by_stack(work, config) {
+            let mut nodes = Some(&part.nodes[..]);
+            let part_counted = self
+                .count_on(
+                    ctx,
+                    &part,
+                    deep,
+                    config,
+                    part.nodes.len(),
+                    &mut |_| nodes.take(),
+                    &mut |done, _| progress(before + done, all),
+                )
+                .await?;
+            before += part.nodes.len() as u64;
+            counted.total += part_counted.total;
+            counted.dispatches += part_counted.dispatches;
+            counted.splits += part_counted.splits;
+        }
+        Ok(counted)
     }
 
-    /// [`QueensKernel::count_nodes`] on one kernel: the deep one or the shallow one, whose stacks hold every
-    /// node of `work` (the caller sees to it).
-    async fn count_on(
+    /// Counts nodes of `work`'s board and tables on one kernel, the deep one or the shallow one, whose stacks
+    /// hold every node it is given (the caller sees to it): `more(most)` hands it runs of nodes, the first as
+    /// the lanes' first queue (of any length), each later one, of at most `most`, whenever the queue runs out;
+    /// `None` once there are no more. `total` is how many it may hand out in all (it sizes the lanes; a pool
+    /// shared with other GPUs hands fewer). Once `more` has none left, busy lanes give work to idle ones. `progress(done, total)`
+    /// counts the nodes handed out and finished.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn count_on<'w>(
         &self,
         ctx: &GpuContext,
         work: &QueensWork,
         deep: bool,
         config: QueensConfig,
+        total: usize,
+        more: &mut dyn FnMut(usize) -> Option<&'w [QueensNode]>,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<NodesCounted, GpuError> {
-        let (n, packed) = (work.n, &work.nodes[..]);
+        let n = work.n;
         let lanes = config.lanes;
         let pipeline = &self.pipelines[usize::from(work.row_masks)][usize::from(deep)];
-        let total = packed.len() as u32;
+        let total = total.min(u32::MAX as usize) as u32;
         if total == 0 {
             return Ok(NodesCounted::default());
         }
@@ -561,6 +558,14 @@ impl QueensKernel {
         // lavapipe stops an invocation's loops after 65,535 iterations in all; a lane loops at most `budget`
         // times (each pass taking a node or sixteen steps), so stay well below.
         let max_budget = if software { 1 << 14 } else { 1 << 20 };
+        // Two queues of given-away nodes (or runs of `more`), each the next one's source while the other is
+        // refilled: room for four nodes a lane (a split that finds no room leaves the lanes as they were).
+        let room = lanes as usize * 4;
+        // The first queue: eight nodes a lane, or everything a caller with one run hands over.
+        let packed = match more(lanes as usize * 8) {
+            Some(run) if !run.is_empty() => run,
+            _ => return Ok(NodesCounted::default()),
+        };
         let device = &ctx.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let storage = |label, size: u64, extra| {
@@ -606,12 +611,10 @@ impl QueensKernel {
             size_of::<QueensControl>() as u64,
             wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         );
-        // Two queues of given-away nodes, each the next one's source while the other is refilled: room for four
-        // nodes a lane (a split that finds no room leaves the lanes as they were).
-        let given_size = u64::from(lanes) * 4 * size_of::<QueensNode>() as u64;
+        let given_size = room as u64 * size_of::<QueensNode>() as u64;
         let given = [
-            storage("queens given a", given_size, wgpu::BufferUsages::empty()),
-            storage("queens given b", given_size, wgpu::BufferUsages::empty()),
+            storage("queens given a", given_size, wgpu::BufferUsages::COPY_DST),
+            storage("queens given b", given_size, wgpu::BufferUsages::COPY_DST),
         ];
         let counts_size = u64::from(lanes) * 2 * 4;
         let counts = storage("queens counts", counts_size, wgpu::BufferUsages::COPY_SRC);
@@ -619,7 +622,8 @@ impl QueensKernel {
         let counts_read = readable("queens counts read", counts_size);
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
-                "not enough GPU memory for {total} nodes and {lanes} lanes: {error}"
+                "not enough GPU memory for {} nodes and {lanes} lanes: {error}",
+                packed.len()
             )));
         }
         // The queue the lanes take nodes from and where a split puts what it gives away: the cut and the first
@@ -633,9 +637,11 @@ impl QueensKernel {
             let buffers = [&params, queue, &lane_states, &control, &counts, &tables, to];
             bind_buffers(ctx, "queens", &self.layout, &buffers)
         });
-        let room = (given_size / size_of::<QueensNode>() as u64) as u32;
         let mut source = 0;
-        let mut queued = total;
+        let mut queued = packed.len() as u32;
+        // Whether the queue in use holds nodes of the cut (not parts given away), and the cut's nodes in the
+        // queues before it: every one handed out.
+        let (mut from_cut, mut cut_before) = (true, 0u32);
         // Start small: the first dispatch measures how fast lanes step on this device and board.
         let mut budget = 256u32;
         let mut counted = NodesCounted::default();
@@ -670,30 +676,40 @@ impl QueensKernel {
             counted.dispatches += 1;
             // Every node of the cut handed out is finished but the one each busy lane holds (or a part of it);
             // once they are all out, the busy lanes bound what is left.
-            let handed = if source == 0 {
-                state.next.min(total)
-            } else {
-                total
-            };
+            let handed = cut_before + if from_cut { state.next.min(queued) } else { 0 };
             done = done.max(handed.saturating_sub(state.busy));
             if !progress(u64::from(done), u64::from(total)) {
                 return Err(GpuError::Cancelled);
             }
-            if state.next >= queued && state.busy == 0 {
+            // The queue is empty: the next run of nodes, if there is one, goes where the lanes take it from.
+            let run = if state.next >= queued {
+                more(room).filter(|run| !run.is_empty())
+            } else {
+                None
+            };
+            let to = if source == 1 { 2 } else { 1 };
+            if let Some(run) = run {
+                assert!(run.len() <= room, "a later run fits its queue");
+                ctx.queue
+                    .write_buffer(&given[to - 1], 0, bytemuck::cast_slice(run));
+                cut_before += if from_cut { queued } else { 0 };
+                (from_cut, source, queued) = (true, to, run.len() as u32);
+                ctx.queue
+                    .write_buffer(&control, 0, bytemuck::bytes_of(&0u32));
+            } else if state.next >= queued && state.busy == 0 {
                 break;
-            }
-            // The tail: the queue is empty and lanes idle while others work through their last nodes. The busy
-            // lanes give their lowest frames away (the shader's `split`), which become the next queue.
-            if state.next >= queued && state.busy < lanes - lanes / 4 && !config.no_split {
-                let to = if source == 1 { 2 } else { 1 };
+            } else if state.next >= queued && state.busy < lanes - lanes / 4 && !config.no_split {
+                // The tail: the queue is empty and lanes idle while others work through their last nodes.
+                // The busy lanes give their lowest frames away (the shader's `split`), which become the next
+                // queue.
                 let given = self
                     .split(ctx, &bind_groups[source], &control, &control_read, lanes)
                     .await?;
-                let given = given.min(room);
+                let given = given.min(room as u32);
                 if given > 0 {
                     counted.splits += 1;
-                    source = to;
-                    queued = given;
+                    cut_before += if from_cut { queued } else { 0 };
+                    (from_cut, source, queued) = (false, to, given);
                     // The lanes take the new queue from its start.
                     ctx.queue
                         .write_buffer(&control, 0, bytemuck::bytes_of(&0u32));
@@ -759,6 +775,34 @@ impl QueensKernel {
     ) -> Result<(Classes, QueensStats), GpuError> {
         pollster::block_on(self.count(ctx, n, shard, config, progress))
     }
+}
+
+/// A cut's nodes by the kernel whose stacks hold them, each part with whether it needs the deep one: nodes
+/// whose stacks fit the shallow kernel's levels run there (all of them for the mirror split; constellations
+/// cut shallow, as most orbits fix enough rows below the cut), the others on the deep kernel after them. A cut
+/// of one kind is borrowed whole.
+pub(crate) fn by_stack(
+    work: &QueensWork,
+    config: QueensConfig,
+) -> Vec<(Cow<'_, QueensWork>, bool)> {
+    // A lane's stack uses two levels of its own (a dummy and a sentinel) and one a frame.
+    let shallow_rows = work.rows_within(SHALLOW - 2);
+    let fits = |node: &QueensNode| {
+        let row = work.n - node.open.count_ones();
+        shallow_rows[node.constellation as usize] >> row & 1 == 1
+    };
+    let deep_nodes = if config.deep {
+        work.nodes.len()
+    } else {
+        work.nodes.iter().filter(|node| !fits(node)).count()
+    };
+    if deep_nodes == 0 || deep_nodes == work.nodes.len() {
+        return vec![(Cow::Borrowed(work), deep_nodes > 0)];
+    }
+    vec![
+        (Cow::Owned(work.only(fits)), false),
+        (Cow::Owned(work.only(|node| !fits(node))), true),
+    ]
 }
 
 /// The symmetric solutions a count's classes need: the board's two counts for a whole board (`plan` none), or

@@ -1,74 +1,110 @@
-//! N-Queens on several GPUs of one host (native only): one cut, its nodes dealt out in chunks to a thread per
-//! GPU that takes the next chunk whenever it is free, so a slower or busier GPU simply takes fewer. A GPU that
-//! fails puts its chunk back for the others and stops; the count fails only when every GPU has.
+//! N-Queens on several GPUs of one host (native only): one cut, whose nodes a thread per GPU pulls in runs
+//! whenever its lanes' queue runs out, so every GPU's lanes stay busy until the cut is used up and a slower or
+//! busier GPU simply takes fewer. Each GPU then has one tail (its busy lanes giving work to idle ones), not one
+//! per chunk. A GPU that fails gives back every run it took (its counts are lost with it) for the others, and
+//! stops; the count fails only when every GPU has.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use web_time::Instant;
 
 use super::queens::{
-    QueensConfig, QueensKernel, QueensStats, QueensWork, classes_of, symmetric_counts,
+    QueensConfig, QueensKernel, QueensStats, QueensWork, by_stack, classes_of, symmetric_counts,
 };
 use super::{GpuContext, GpuError};
 use crate::queens::constellation::Plan;
 use crate::queens::counter::Classes;
 use crate::shard::Shard;
 
-/// The most chunks per GPU: enough that the last chunks to finish are short beside the whole run.
-const CHUNKS_PER_GPU: usize = 32;
-/// The fewest nodes per lane in a chunk.
-const NODES_PER_LANE: usize = 8;
-
-/// The chunks not yet counted, shared by the GPU threads. A thread leaves only when none is waiting *and* none is
-/// being counted: a chunk in flight may still come back from a GPU that fails, and someone must be there to take
-/// it.
-struct ChunkQueue {
-    state: std::sync::Mutex<(Vec<usize>, usize)>,
-    changed: std::sync::Condvar,
+/// The runs of a cut's nodes not yet counted, shared by the GPU threads. A thread leaves only when no run is
+/// left *and* no GPU is counting: a GPU that fails may still give runs back, and someone must be there to take
+/// them.
+struct NodePool {
+    state: Mutex<PoolState>,
+    changed: Condvar,
 }
 
-impl ChunkQueue {
-    /// A queue of chunks `0..count`, handed out from the first.
-    fn new(count: usize) -> Self {
+struct PoolState {
+    /// The first node never handed out, and the cut's end.
+    next: usize,
+    end: usize,
+    /// Runs given back by GPUs that failed.
+    returned: Vec<Range<usize>>,
+    /// GPUs counting now.
+    counting: usize,
+}
+
+impl PoolState {
+    fn has_work(&self) -> bool {
+        self.next < self.end || !self.returned.is_empty()
+    }
+}
+
+impl NodePool {
+    /// A pool of the nodes `0..len`, handed out from the first.
+    fn new(len: usize) -> Self {
         Self {
-            state: std::sync::Mutex::new(((0..count).rev().collect(), 0)),
-            changed: std::sync::Condvar::new(),
+            state: Mutex::new(PoolState {
+                next: 0,
+                end: len,
+                returned: Vec::new(),
+                counting: 0,
+            }),
+            changed: Condvar::new(),
         }
     }
 
-    /// The next chunk to count, waiting while others are in flight; `None` once every chunk is done.
-    fn take(&self) -> Option<usize> {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits until there is work (true: the caller counts, and calls [`NodePool::end`] after) or every node is
+    /// counted (false).
+    fn begin(&self) -> bool {
+        let mut state = self.lock();
         loop {
-            if let Some(index) = state.0.pop() {
-                state.1 += 1;
-                return Some(index);
+            if state.has_work() {
+                state.counting += 1;
+                return true;
             }
-            if state.1 == 0 {
-                return None;
+            if state.counting == 0 {
+                return false;
             }
             state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
         }
     }
 
-    /// A chunk taken is finished (`counted`) or goes back for another GPU.
-    fn settle(&self, index: usize, counted: bool) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        state.1 -= 1;
-        if !counted {
-            state.0.push(index);
+    /// The next run of at most `most` nodes (runs given back first); `None` when none is left.
+    fn take(&self, most: usize) -> Option<Range<usize>> {
+        let mut state = self.lock();
+        if let Some(run) = state.returned.pop() {
+            let end = run.end.min(run.start + most);
+            if end < run.end {
+                state.returned.push(end..run.end);
+            }
+            return Some(run.start..end);
         }
+        if state.next == state.end {
+            return None;
+        }
+        let start = state.next;
+        state.next = state.end.min(start + most);
+        Some(start..state.next)
+    }
+
+    /// The caller stopped counting; `lost`: the runs it took and did not count (its GPU failed).
+    fn end(&self, lost: Vec<Range<usize>>) {
+        let mut state = self.lock();
+        state.counting -= 1;
+        state.returned.extend(lost);
         self.changed.notify_all();
     }
 
-    /// Whether chunks are left over (every GPU failed).
-    fn unfinished(self) -> bool {
-        !self
-            .state
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner())
-            .0
-            .is_empty()
+    /// Whether nodes are left over (every GPU failed).
+    fn unfinished(&self) -> bool {
+        self.lock().has_work()
     }
 }
 
@@ -104,98 +140,86 @@ pub fn count_on_many(
             first_kernel.count_blocking(first_ctx, n, shard, config, &mut |_, _| true)?;
         return Ok((classes, stats, Vec::new()));
     }
-    // The cut aims at the wish of one GPU times their number (the node buffers are per chunk).
+    // The cut aims at the wish of one GPU times their number: finer runs to share.
     let wide = QueensConfig {
         nodes: config.nodes.map(|w| w * gpus.len()),
         ..config
     };
     let plan = (shard != Shard::WHOLE || config.constellations).then(|| Plan::new(n));
     let (work, mut stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
-    // A chunk runs until its slowest node is done, its other lanes idling meanwhile: each needs many nodes
-    // per lane (a device runs about 2^17 lanes at once), and takes every k-th node of the cut so that its
-    // nodes are a fair sample of the cut's sizes (neighbouring nodes share a top and are alike).
-    let lanes = if first_ctx.info.device_type == wgpu::DeviceType::Cpu {
-        1 << 10
-    } else {
-        1 << 17
+    let parts = by_stack(&work, config);
+    let total_nodes = work.nodes.len() as u64;
+    let sums = Sums::default();
+    // Nodes each GPU has finished, for `progress`.
+    let finished: Vec<AtomicU64> = gpus.iter().map(|_| AtomicU64::new(0)).collect();
+    let report = |gpu: usize, done: u64| {
+        finished[gpu].store(done, Ordering::Relaxed);
+        let all: u64 = finished.iter().map(|f| f.load(Ordering::Relaxed)).sum();
+        progress(all.min(total_nodes), total_nodes);
     };
-    let count = (work.nodes.len() / (NODES_PER_LANE * lanes))
-        .clamp(gpus.len(), CHUNKS_PER_GPU * gpus.len());
-    let chunks: Vec<QueensWork> = (0..count)
-        .map(|k| QueensWork {
-            nodes: work.nodes.iter().skip(k).step_by(count).copied().collect(),
-            tables: work.tables.clone(),
-            ..work
+    let mut shares: Vec<GpuShare> = gpus
+        .iter()
+        .map(|(ctx, _)| GpuShare {
+            name: ctx.describe(),
+            ..GpuShare::default()
         })
         .collect();
-    let pending = ChunkQueue::new(chunks.len());
-    let total_nodes = work.nodes.len() as u64;
-    let done = AtomicU64::new(0);
-    let found = AtomicU64::new(0);
-    let dispatches = AtomicU64::new(0);
-    let splits = AtomicU64::new(0);
-    let (shares, (symmetric, symmetric_seconds)) = std::thread::scope(|scope| {
+    let mut unfinished = false;
+    let (symmetric, symmetric_seconds) = std::thread::scope(|scope| {
         let symmetric = scope.spawn(|| {
             let started = Instant::now();
             let counts = symmetric_counts(n, plan.as_ref());
             (counts, started.elapsed().as_secs_f64())
         });
-        let threads: Vec<_> = gpus
-            .iter()
-            .map(|&(ctx, kernel)| {
-                let (chunks, pending) = (&chunks, &pending);
-                let (done, found, dispatches, splits) = (&done, &found, &dispatches, &splits);
-                scope.spawn(move || {
-                    let mut share = GpuShare {
-                        name: ctx.describe(),
-                        ..GpuShare::default()
-                    };
-                    let began = Instant::now();
-                    while let Some(index) = pending.take() {
-                        let part = &chunks[index];
-                        let run = pollster::block_on(kernel.count_nodes(
-                            ctx,
+        // The shallow kernel's nodes, then the deep one's (usually none), each shared among the GPUs that
+        // have not failed.
+        let mut before = 0;
+        for (part, deep) in &parts {
+            let pool = NodePool::new(part.nodes.len());
+            let working: Vec<usize> = (0..gpus.len())
+                .filter(|&i| shares[i].failed.is_none())
+                .collect();
+            let results: Vec<GpuShare> = std::thread::scope(|inner| {
+                let threads: Vec<_> = working
+                    .iter()
+                    .map(|&i| {
+                        let (ctx, kernel) = gpus[i];
+                        let (pool, sums, report) = (&pool, &sums, &report);
+                        let one = Shared {
                             part,
+                            deep: *deep,
                             config,
-                            &mut |_, _| true,
-                        ));
-                        pending.settle(index, run.is_ok());
-                        match run {
-                            Ok(counted) => {
-                                found.fetch_add(counted.total, Ordering::Relaxed);
-                                dispatches.fetch_add(counted.dispatches, Ordering::Relaxed);
-                                splits.fetch_add(counted.splits, Ordering::Relaxed);
-                                share.nodes += part.nodes.len() as u64;
-                                let now =
-                                    done.fetch_add(part.nodes.len() as u64, Ordering::Relaxed);
-                                progress(now + part.nodes.len() as u64, total_nodes);
-                            }
-                            Err(e) => {
-                                share.failed = Some(e.to_string());
-                                break;
-                            }
-                        }
-                    }
-                    share.seconds = began.elapsed().as_secs_f64();
-                    share
-                })
-            })
-            .collect();
-        let shares: Vec<GpuShare> = threads
-            .into_iter()
-            .map(|t| t.join().expect("a GPU thread does not panic"))
-            .collect();
-        (
-            shares,
-            symmetric
-                .join()
-                .expect("the symmetric count does not panic"),
-        )
+                            pool,
+                            sums,
+                        };
+                        inner
+                            .spawn(move || one.count(ctx, kernel, &|done| report(i, before + done)))
+                    })
+                    .collect();
+                threads
+                    .into_iter()
+                    .map(|t| t.join().expect("a GPU thread does not panic"))
+                    .collect()
+            });
+            for (&i, result) in working.iter().zip(results) {
+                shares[i].nodes += result.nodes;
+                shares[i].seconds += result.seconds;
+                shares[i].failed = result.failed;
+            }
+            before += part.nodes.len() as u64;
+            if pool.unfinished() {
+                unfinished = true;
+                break;
+            }
+        }
+        symmetric
+            .join()
+            .expect("the symmetric count does not panic")
     });
     stats.symmetric_seconds = symmetric_seconds;
-    stats.dispatches = dispatches.into_inner();
-    stats.splits = splits.into_inner();
-    if pending.unfinished() {
+    stats.dispatches = sums.dispatches.into_inner();
+    stats.splits = sums.splits.into_inner();
+    if unfinished {
         let why: Vec<String> = shares
             .iter()
             .filter_map(|s| s.failed.as_ref().map(|f| format!("{}: {f}", s.name)))
@@ -205,43 +229,112 @@ pub fn count_on_many(
             why.join("; ")
         )));
     }
-    let total = found.into_inner();
+    let total = sums.found.into_inner();
     let classes = classes_of(plan.as_ref(), shard, total, &symmetric);
     Ok((classes, stats, shares))
 }
 
+/// What the GPUs of a shared count add up.
+#[derive(Default)]
+struct Sums {
+    found: AtomicU64,
+    dispatches: AtomicU64,
+    splits: AtomicU64,
+}
+
+/// One part of a cut (the nodes of one kernel) shared among GPUs through a pool.
+struct Shared<'a> {
+    part: &'a QueensWork,
+    deep: bool,
+    config: QueensConfig,
+    pool: &'a NodePool,
+    sums: &'a Sums,
+}
+
+impl Shared<'_> {
+    /// One GPU's share: runs of the pool counted until it is used up, or until the GPU fails, giving back the
+    /// runs of the count it was in. `report(done)` hears of the nodes it has finished. Returns what it did.
+    fn count(&self, ctx: &GpuContext, kernel: &QueensKernel, report: &dyn Fn(u64)) -> GpuShare {
+        let mut share = GpuShare::default();
+        while self.pool.begin() {
+            let mut taken: Vec<Range<usize>> = Vec::new();
+            let began = Instant::now();
+            let nodes = &self.part.nodes;
+            let run = pollster::block_on(kernel.count_on(
+                ctx,
+                self.part,
+                self.deep,
+                self.config,
+                nodes.len(),
+                &mut |most| {
+                    let run = self.pool.take(most)?;
+                    taken.push(run.clone());
+                    Some(&nodes[run])
+                },
+                &mut |done, _| {
+                    report(share.nodes + done);
+                    true
+                },
+            ));
+            share.seconds += began.elapsed().as_secs_f64();
+            match run {
+                Ok(counted) => {
+                    self.pool.end(Vec::new());
+                    self.sums.found.fetch_add(counted.total, Ordering::Relaxed);
+                    let sums = &self.sums;
+                    sums.dispatches
+                        .fetch_add(counted.dispatches, Ordering::Relaxed);
+                    sums.splits.fetch_add(counted.splits, Ordering::Relaxed);
+                    share.nodes += taken.iter().map(|r| r.len() as u64).sum::<u64>();
+                }
+                Err(e) => {
+                    self.pool.end(taken);
+                    share.failed = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        share
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::ChunkQueue;
+    use super::NodePool;
 
     #[test]
-    fn a_chunk_put_back_late_is_still_taken() {
-        // One GPU holds chunk 0 while the other counts chunk 1 and asks for more: it must wait, not leave,
-        // and take chunk 0 when the first GPU fails and puts it back.
-        let queue = ChunkQueue::new(2);
-        assert_eq!(queue.take(), Some(0));
-        assert_eq!(queue.take(), Some(1));
-        queue.settle(1, true);
+    fn runs_given_back_late_are_still_taken() {
+        // One GPU counts nodes 0..4 while the other takes 4..6 and finds the pool empty: it must wait, not
+        // leave, and take 0..4 back (in runs of its size) when the first GPU fails.
+        let pool = NodePool::new(6);
+        assert!(pool.begin());
+        assert_eq!(pool.take(4), Some(0..4));
+        assert!(pool.begin());
+        assert_eq!(pool.take(4), Some(4..6));
+        assert_eq!(pool.take(4), None);
+        pool.end(Vec::new());
         std::thread::scope(|scope| {
             let waiting = scope.spawn(|| {
-                let taken = queue.take();
-                if let Some(index) = taken {
-                    queue.settle(index, true);
-                }
-                (taken, queue.take())
+                assert!(pool.begin());
+                let runs = [pool.take(3), pool.take(3), pool.take(3)];
+                pool.end(Vec::new());
+                (runs, pool.begin())
             });
             std::thread::sleep(std::time::Duration::from_millis(50));
-            queue.settle(0, false);
-            assert_eq!(waiting.join().unwrap(), (Some(0), None));
+            pool.end(std::iter::once(0..4).collect());
+            let (runs, more) = waiting.join().unwrap();
+            assert_eq!(runs, [Some(0..3), Some(3..4), None]);
+            assert!(!more);
         });
-        assert!(!queue.unfinished());
+        assert!(!pool.unfinished());
     }
 
     #[test]
-    fn chunks_left_when_every_gpu_fails_are_reported() {
-        let queue = ChunkQueue::new(3);
-        let index = queue.take().unwrap();
-        queue.settle(index, false);
-        assert!(queue.unfinished());
+    fn nodes_left_when_every_gpu_fails_are_reported() {
+        let pool = NodePool::new(3);
+        assert!(pool.begin());
+        let run = pool.take(2).unwrap();
+        pool.end(vec![run]);
+        assert!(pool.unfinished());
     }
 }
