@@ -165,6 +165,22 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
     // kaggle puzzles in chunks of 500 (pieces of about 200 lines), among them givens that clash, a puzzle with
     // no solution, a forum puzzle the kernel must search, and, in some pieces only, a comment, a blank line,
     // a letter, a line with a count after it and CRLF line ends.
+    let input = plain_test_input();
+    for mode in [&[][..], &["--count", "2"][..]] {
+        let cpu = gpu_answers_as_cpu_does(&input, &spaced(&input), mode, 3002);
+        assert_eq!(cpu.lines().count(), 3002, "{mode:?}");
+        // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
+        let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
+        let lost = forkboard(&lost, input.as_bytes());
+        assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
+        assert!(text(&lost.stderr).contains("the GPU failed"));
+        assert_eq!(text(&lost.stdout), cpu, "{mode:?}, lost");
+    }
+}
+
+/// The 3,000 puzzles of [`plain_test_puzzles`] as lines, with a comment, a blank line, a letter and a line with
+/// a count after it among them (3,002 records).
+fn plain_test_input() -> String {
     let mut input = String::new();
     for (i, (line, quiz, end)) in plain_test_puzzles().into_iter().enumerate() {
         input.push_str(&line);
@@ -177,15 +193,52 @@ fn plain_nine_by_nine_lines_on_the_gpu_are_answered_as_the_cpu_answers_them() {
             _ => {}
         }
     }
+    input
+}
+
+#[test]
+fn several_gpus_share_a_file_and_write_it_in_input_order() {
+    // Two devices on the one software adapter stand for two GPUs: chunks of 300 go to whichever is free and
+    // may come back out of order; the output is the CPU's, in input order. One GPU lost mid-run answers its
+    // chunk in flight on the CPU and leaves the rest to the other.
+    let input = plain_test_input();
     for mode in [&[][..], &["--count", "2"][..]] {
-        let cpu = gpu_answers_as_cpu_does(&input, &spaced(&input), mode, 3002);
-        assert_eq!(cpu.lines().count(), 3002, "{mode:?}");
-        // Lost mid-run: the chunk in flight and the rest on the CPU, nothing lost.
-        let lost = [&GPU_ARGS[..], mode, &["--lose-gpu-after", "3"]].concat();
-        let lost = forkboard(&lost, input.as_bytes());
-        assert_eq!(lost.status.code(), Some(1), "{}", text(&lost.stderr));
-        assert!(text(&lost.stderr).contains("the GPU failed"));
-        assert_eq!(text(&lost.stdout), cpu, "{mode:?}, lost");
+        let cpu = forkboard(
+            &[&["solve", "--engine", "cpu"][..], mode].concat(),
+            input.as_bytes(),
+        );
+        let args = [
+            &[
+                "solve", "--engine", "gpu", "--gpus", "0,0", "--chunk", "300", "--stats",
+            ][..],
+            mode,
+        ]
+        .concat();
+        let two = forkboard(&args, input.as_bytes());
+        let stats = text(&two.stderr);
+        assert_eq!(two.status.code(), Some(1), "{stats}");
+        assert_eq!(text(&two.stdout), text(&cpu.stdout), "{mode:?}");
+        assert!(stats.contains("2 gpus — 3002 puzzles"), "{stats}");
+        let each: Vec<u64> = stats
+            .split(" puzzles, ")
+            .filter_map(|s| s.rsplit('(').next()?.parse().ok())
+            .collect();
+        assert!(
+            each.len() == 2 && each.iter().all(|&p| p > 0) && each.iter().sum::<u64>() == 3002,
+            "both GPUs took chunks: {each:?} in {stats}"
+        );
+
+        let lost = forkboard(
+            &[&args[..], &["--lose-gpu-after", "3"]].concat(),
+            input.as_bytes(),
+        );
+        let stats = text(&lost.stderr);
+        assert_eq!(lost.status.code(), Some(1), "{stats}");
+        assert_eq!(text(&lost.stdout), text(&cpu.stdout), "{mode:?}, one lost");
+        assert!(
+            stats.contains("failed mid-run") && stats.contains("the other GPUs finished"),
+            "{stats}"
+        );
     }
 }
 

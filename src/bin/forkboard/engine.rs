@@ -35,13 +35,32 @@ struct Gpu {
     kernel: SudokuKernels,
 }
 
+/// What one GPU did in a run that shared its chunks among several (`solve --gpus`).
+#[derive(Clone, Debug)]
+pub struct GpuShare {
+    /// The adapter, for people.
+    pub name: String,
+    /// Puzzles it answered.
+    pub puzzles: u64,
+    /// Seconds its answering thread ran.
+    pub seconds: f64,
+    /// Why it stopped early, if it did (its chunk in flight was answered on the CPU, the rest by the others).
+    pub failed: Option<String>,
+}
+
 /// The engine state of one run.
 pub struct Engines {
     choice: Engine,
     config: ForkConfig,
     gpu: Option<Gpu>,
+    /// The other GPUs of `--gpus`: [`Engines::split_by_gpu`] gives each its own engine.
+    more_gpus: Vec<Gpu>,
     /// The GPU's description, kept for the summary after a failure drops it.
     gpu_name: Option<String>,
+    /// Why this engine's GPU failed, if it did.
+    failure: Option<String>,
+    /// What each GPU did, when several shared the run.
+    shares: Vec<GpuShare>,
     /// Why the GPU is not used (under `auto`), or why it stopped being used.
     pub note: Option<String>,
     /// Totals of the GPU batches.
@@ -53,9 +72,15 @@ pub struct Engines {
 }
 
 impl Engines {
-    /// Sets up the engine asked for. `--engine gpu` fails here, clearly, when no GPU can be had.
-    /// `max_guesses` is the CPU solver's guess budget per puzzle (0: none).
-    pub fn new(choice: Engine, gpu_slots: u32, max_guesses: u64) -> Result<Self, String> {
+    /// Sets up the engine asked for: the preferred GPU, or each adapter of `gpus` (numbers as `--gpus` gives
+    /// them). `--engine gpu` and a listed GPU fail here, clearly, when they cannot be had; `--engine cpu`
+    /// opens none. `max_guesses` is the CPU solver's guess budget per puzzle (0: none).
+    pub fn new(
+        choice: Engine,
+        gpu_slots: u32,
+        max_guesses: u64,
+        gpus: Option<&[usize]>,
+    ) -> Result<Self, String> {
         let mut engines = Self {
             choice,
             config: ForkConfig {
@@ -64,18 +89,31 @@ impl Engines {
                 ..ForkConfig::default()
             },
             gpu: None,
+            more_gpus: Vec::new(),
             gpu_name: None,
+            failure: None,
+            shares: Vec::new(),
             note: None,
             gpu_report: BatchReport::default(),
             on_gpu: 0,
             on_cpu: 0,
         };
-        match choice {
-            Engine::Cpu => {}
-            Engine::Gpu => {
-                engines.gpu = Some(open_gpu().map_err(|e| format!("--engine gpu: {e}"))?)
+        match (choice, gpus) {
+            (Engine::Cpu, _) => {}
+            (_, Some(list)) => {
+                for &index in list {
+                    let gpu =
+                        open_gpu(Some(index)).map_err(|e| format!("--gpus: GPU {index}: {e}"))?;
+                    match engines.gpu {
+                        None => engines.gpu = Some(gpu),
+                        Some(_) => engines.more_gpus.push(gpu),
+                    }
+                }
             }
-            Engine::Auto => match open_gpu() {
+            (Engine::Gpu, None) => {
+                engines.gpu = Some(open_gpu(None).map_err(|e| format!("--engine gpu: {e}"))?)
+            }
+            (Engine::Auto, None) => match open_gpu(None) {
                 Ok(gpu) if gpu.ctx.info.device_type == wgpu::DeviceType::Cpu => {
                     engines.note = Some(format!(
                         "the only GPU adapter, {}, is a software one: the CPU engine is faster",
@@ -88,6 +126,67 @@ impl Engines {
         }
         engines.gpu_name = engines.gpu.as_ref().map(|g| g.ctx.describe());
         Ok(engines)
+    }
+
+    /// With several GPUs, one engine for each, which takes the GPU along (each answers chunks on a thread of
+    /// its own; [`Engines::absorb`] takes back what they did and the GPUs still working). Empty with one GPU
+    /// or none: this engine answers on its own.
+    pub fn split_by_gpu(&mut self) -> Vec<Engines> {
+        if self.more_gpus.is_empty() {
+            return Vec::new();
+        }
+        let gpus: Vec<Gpu> = self
+            .gpu
+            .take()
+            .into_iter()
+            .chain(self.more_gpus.drain(..))
+            .collect();
+        gpus.into_iter()
+            .map(|gpu| Engines {
+                choice: self.choice,
+                config: self.config,
+                gpu_name: Some(gpu.ctx.describe()),
+                gpu: Some(gpu),
+                more_gpus: Vec::new(),
+                failure: None,
+                shares: Vec::new(),
+                note: None,
+                gpu_report: BatchReport::default(),
+                on_gpu: 0,
+                on_cpu: 0,
+            })
+            .collect()
+    }
+
+    /// Takes back the engines of [`Engines::split_by_gpu`], each with the seconds its thread ran: their
+    /// counts, their GPUs that still work (for a later run), and a share each for `--stats`.
+    pub fn absorb(&mut self, parts: Vec<(Engines, f64)>) {
+        let working = parts.iter().filter(|(part, _)| part.gpu.is_some()).count();
+        for (part, seconds) in parts {
+            self.gpu_report.add(&part.gpu_report);
+            self.on_gpu += part.on_gpu;
+            self.on_cpu += part.on_cpu;
+            if let Some(e) = &part.failure {
+                let name = part.gpu_name.as_deref().unwrap_or("a GPU");
+                self.note = Some(if working > 0 {
+                    format!("{name} failed mid-run ({e}); the other GPUs finished")
+                } else {
+                    format!("every GPU failed mid-run (the last: {name}, {e}); the CPU finished")
+                });
+            }
+            self.shares.push(GpuShare {
+                name: part.gpu_name.clone().unwrap_or_default(),
+                puzzles: part.on_gpu,
+                seconds,
+                failed: part.failure,
+            });
+            if let Some(gpu) = part.gpu {
+                match self.gpu {
+                    None => self.gpu = Some(gpu),
+                    Some(_) => self.more_gpus.push(gpu),
+                }
+            }
+        }
     }
 
     /// Answers one chunk, in order, on the engine chosen for it (its records owned or borrowed).
@@ -194,7 +293,13 @@ impl Engines {
     fn gpu_failed(&mut self, e: GpuError) {
         eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
         self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
+        self.failure = Some(e.to_string());
         self.gpu = None;
+    }
+
+    /// True while a GPU answers this engine's chunks.
+    pub fn has_gpu(&self) -> bool {
+        self.gpu.is_some()
     }
 
     /// Answers records one after another on this thread's CPU solver, for a caller that spreads its work over
@@ -234,9 +339,9 @@ impl Engines {
         }
     }
 
-    /// True while chunks go to the GPU, which wants them large.
+    /// True while chunks go to a GPU, which wants them large.
     pub fn prefers_large_chunks(&self) -> bool {
-        self.gpu.is_some()
+        self.gpu.is_some() || !self.more_gpus.is_empty()
     }
 
     /// The GPU in use ("name (backend)"), if any.
@@ -250,10 +355,14 @@ impl Engines {
         let mut parts = Vec::new();
         if let Some(name) = &self.gpu_name {
             let k = &self.gpu_report.kernel;
+            let which = match self.shares.len() {
+                0 | 1 => format!("gpu {name}"),
+                several => format!("{several} gpus"),
+            };
             parts.push(format!(
-                "gpu {} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU; \
+                "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU; \
                  seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
-                name,
+                which,
                 self.on_gpu,
                 k.slots,
                 k.rounds,
@@ -266,6 +375,24 @@ impl Engines {
                 self.gpu_report.kernel_seconds,
             ));
         }
+        if !self.shares.is_empty() {
+            let each: Vec<String> = self
+                .shares
+                .iter()
+                .map(|share| {
+                    let part = 100.0 * share.puzzles as f64 / self.on_gpu.max(1) as f64;
+                    let failed = share.failed.as_ref().map(|f| format!(", failed: {f}"));
+                    format!(
+                        "{} {part:.0}% ({} puzzles, {:.3} s){}",
+                        share.name,
+                        share.puzzles,
+                        share.seconds,
+                        failed.unwrap_or_default()
+                    )
+                })
+                .collect();
+            parts.push(format!("each gpu: {}", each.join(", ")));
+        }
         if self.on_cpu > 0 || self.gpu_name.is_none() {
             parts.push(format!("cpu ({threads} threads) — {} puzzles", self.on_cpu));
         }
@@ -277,8 +404,12 @@ impl Engines {
     }
 }
 
-fn open_gpu() -> Result<Gpu, GpuError> {
-    let ctx = GpuContext::new_blocking()?;
+/// Opens the preferred GPU, or adapter `index` of [`GpuContext::adapters`], and compiles the kernels.
+fn open_gpu(index: Option<usize>) -> Result<Gpu, GpuError> {
+    let ctx = match index {
+        None => GpuContext::new_blocking()?,
+        Some(i) => GpuContext::on_adapter_blocking(i)?,
+    };
     let kernel = SudokuKernels::new_blocking(&ctx)?;
     Ok(Gpu { ctx, kernel })
 }

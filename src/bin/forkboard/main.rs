@@ -3,6 +3,7 @@
 mod bench;
 mod engine;
 mod generate;
+mod gpus;
 mod input;
 mod queens;
 mod rate;
@@ -149,7 +150,12 @@ struct SolveArgs {
     /// (as `forkboard rate` does); CSV input only.
     #[arg(long)]
     rate: bool,
-    /// Fault injection for tests: destroy the GPU device after K submissions (the run must finish on the CPU).
+    /// The GPUs to solve on: `all`, or adapter numbers from 0 (`0,1`); each takes the next chunk as it frees
+    /// up, and the answers are written in input order (default: the one preferred GPU).
+    #[arg(long, value_name = "all|0,1,…")]
+    gpus: Option<String>,
+    /// Fault injection for tests: destroy the (first) GPU's device after K submissions (its chunk in flight
+    /// and the rest are answered by the other GPUs, or the CPU).
     #[arg(long, value_name = "K", hide = true)]
     lose_gpu_after: Option<u64>,
 }

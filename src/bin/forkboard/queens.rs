@@ -13,6 +13,7 @@ use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
 
+use crate::gpus::parse_gpus;
 use crate::{Engine, QueensArgs};
 
 /// Below this N the CPU answers before a GPU would have its buffers ready.
@@ -24,24 +25,6 @@ struct QueensEngines {
     more_gpus: Vec<(GpuContext, QueensKernel)>,
     choice: Engine,
     note: Option<String>,
-}
-
-/// Reads `--gpus`: `all` or adapter numbers.
-fn parse_gpus(text: &str) -> Result<Vec<usize>, String> {
-    if text.trim() == "all" {
-        let count = GpuContext::adapters().len();
-        if count == 0 {
-            return Err("--gpus all: this host has no GPU adapter".into());
-        }
-        return Ok((0..count).collect());
-    }
-    text.split(',')
-        .map(|part| {
-            part.trim().parse::<usize>().map_err(|_| {
-                format!("--gpus takes `all` or adapter numbers such as 0,1; {part:?} is neither")
-            })
-        })
-        .collect()
 }
 
 impl QueensEngines {

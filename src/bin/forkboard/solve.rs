@@ -13,6 +13,7 @@ use forkboard::sudoku::format::Format;
 
 use crate::SolveArgs;
 use crate::engine::Engines;
+use crate::gpus::parse_gpus;
 use crate::stages::{Busy, Stages};
 
 /// `--stats`: the summary on standard error.
@@ -51,7 +52,13 @@ fn output_path(args: &SolveArgs) -> Result<Option<PathBuf>, String> {
 pub fn run(args: SolveArgs) -> Result<bool, String> {
     crate::use_threads(args.threads)?;
     let mode = args.count.map_or(Mode::First, Mode::Count);
-    let mut engines = Engines::new(args.engine, args.gpu_slots, args.max_guesses)?;
+    let gpus = args.gpus.as_deref().map(parse_gpus).transpose()?;
+    let mut engines = Engines::new(
+        args.engine,
+        args.gpu_slots,
+        args.max_guesses,
+        gpus.as_deref(),
+    )?;
     if let Some(k) = args.lose_gpu_after {
         engines.lose_gpu_after(k);
     }

@@ -83,8 +83,8 @@ struct Formatted {
 /// A formatted part and its place in the output.
 type Part = (usize, Formatted);
 
-/// How many parts the writing stage has written, for a reader that must not run too far ahead of it; closed
-/// when the writer stops early (an error, a closed pipe).
+/// How many items a stage has finished in order (the writer's parts, the GPU formatter's chunks), for a stage
+/// before it that must not run too far ahead; closed when the stage stops early (an error, a closed pipe).
 #[derive(Default)]
 struct WrittenParts {
     state: Mutex<(usize, bool)>,
@@ -92,7 +92,7 @@ struct WrittenParts {
 }
 
 impl WrittenParts {
-    /// Waits until fewer than `window` parts before part `index` are unwritten; false once the writer stopped.
+    /// Waits until fewer than `window` items before item `index` are unfinished; false once the stage stopped.
     fn wait_for_room(&self, index: usize, window: usize) -> bool {
         let state = self.state.lock().expect("no thread panics holding it");
         let state = self
@@ -113,6 +113,8 @@ impl WrittenParts {
 /// Formatted parts of the GPU's chunks that may wait for the writer: about four chunks' (a chunk is read in
 /// pieces of about a 64th of it).
 const PARTS_AHEAD: usize = 256;
+/// How far a GPU's chunk may be ahead of the next one to format (another GPU's) before its GPU waits.
+const CHUNKS_AHEAD: usize = 8;
 
 /// How large the GPU's chunks are: about `next_size` puzzles, of `bytes_per_record` input bytes each so far (one
 /// 9×9 line to start with).
@@ -160,6 +162,8 @@ impl Stages<'_> {
         sink: BufWriter<Box<dyn Write + Send>>,
     ) -> Result<(Tally, Option<io::Error>), String> {
         let written = WrittenParts::default();
+        // The GPU's chunks formatted, in order.
+        let formatted = WrittenParts::default();
         let sizes = ChunkSizes {
             next_size: AtomicUsize::new(0),
             bytes_per_record: AtomicUsize::new(82),
@@ -167,11 +171,12 @@ impl Stages<'_> {
         let line_fallbacks = AtomicU64::new(0);
         let (parts_tx, parts_rx) = mpsc::channel::<Part>();
         let result = thread::scope(|scope| {
-            let (written, sizes, fallbacks) = (&written, &sizes, &line_fallbacks);
+            let (written, formatted) = (&written, &formatted);
+            let (sizes, fallbacks) = (&sizes, &line_fallbacks);
             let writing = scope.spawn(move || self.write(sink, parts_rx, written));
             let (answering, read_error) = if engines.prefers_large_chunks() {
                 self.in_chunks(
-                    scope, engines, splitter, parts_tx, written, sizes, fallbacks,
+                    scope, engines, splitter, parts_tx, written, formatted, sizes, fallbacks,
                 )
             } else {
                 let read_error = self.piece_by_piece(scope, engines, splitter, parts_tx, written);
@@ -256,6 +261,7 @@ impl Stages<'_> {
         splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
         parts_tx: mpsc::Sender<Part>,
         written: &'scope WrittenParts,
+        formatted: &'scope WrittenParts,
         sizes: &'scope ChunkSizes,
         line_fallbacks: &'scope AtomicU64,
     ) -> (Result<(), String>, Option<io::Error>) {
@@ -267,8 +273,9 @@ impl Stages<'_> {
         let (pieces_tx, pieces_rx) = mpsc::sync_channel::<Vec<Piece>>(1);
         // A chunk stays in its pieces from parsing to formatting: parsed, formatted and freed on every core,
         // never copied together on one thread.
-        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Vec<Parsed>>(1);
-        let (answered_tx, answered_rx) = mpsc::sync_channel::<(Vec<Parsed>, Answers)>(1);
+        // Chunks travel with their place in the input: with several GPUs they come back out of order.
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(usize, Vec<Parsed>)>(1);
+        let (answered_tx, answered_rx) = mpsc::sync_channel::<(usize, Vec<Parsed>, Answers)>(1);
         let reading = scope.spawn(move || {
             loop {
                 let bytes =
@@ -295,7 +302,7 @@ impl Stages<'_> {
             splitter.take_io_error()
         });
         scope.spawn(move || {
-            let (mut bytes, mut records) = (0, 0);
+            let (mut bytes, mut records, mut place) = (0, 0, 0);
             for pieces in pieces_rx {
                 bytes += pieces.iter().map(Piece::bytes).sum::<usize>();
                 let mut chunk: Vec<Parsed> = timed(&self.busy.parse, || {
@@ -310,77 +317,182 @@ impl Stages<'_> {
                 if let Some(estimate) = bytes.checked_div(records) {
                     bytes_per_record.store(estimate.clamp(16, 4096), Ordering::Relaxed);
                 }
-                if !chunk.is_empty() && chunk_tx.send(chunk).is_err() {
+                if chunk.is_empty() {
+                    continue;
+                }
+                if chunk_tx.send((place, chunk)).is_err() {
                     return;
                 }
+                place += 1;
             }
         });
         let max_guesses = engines.max_guesses();
         scope.spawn(move || {
-            let mut index = 0;
-            for (chunk, (answers, nine_results)) in answered_rx {
-                let parts: Vec<Formatted> = timed(&self.busy.format, || {
-                    // Each piece's answers are the next run of the chunk's answers of its kind.
-                    let (mut rest, mut nines_done) = (&answers[..], 0);
-                    let pieces: Vec<Answered> = chunk
-                        .iter()
-                        .map(|piece| match piece {
-                            Parsed::Records(records) => {
-                                let (these, after) = rest.split_at(records.len());
-                                rest = after;
-                                Answered::Records(records, these)
-                            }
-                            Parsed::Nines(nines, _) => {
-                                let range = nines_done..nines_done + nines.len();
-                                nines_done = range.end;
-                                match &nine_results {
-                                    NineResults::Gpu(r) => Answered::GpuNines(nines, &r[range]),
-                                    NineResults::Cpu(a) => Answered::CpuNines(nines, &a[range]),
-                                }
-                            }
-                        })
-                        .collect();
-                    pieces
-                        .into_par_iter()
-                        .map(|piece| match piece {
-                            Answered::Records(records, answers) => {
-                                self.format_part(records, answers)
-                            }
-                            Answered::GpuNines(nines, results) => {
-                                // The results are made answers here, on every core a stage after the
-                                // device's, which then only packs and reads back.
-                                let mut fell_back = 0;
-                                let answers = results.iter().enumerate().map(|(i, result)| {
-                                    let (answer, cpu) =
-                                        answer_nine(nines, i, result, self.mode, max_guesses);
-                                    fell_back += u64::from(cpu);
-                                    answer
-                                });
-                                let part = self.format_nines(nines, answers.collect());
-                                line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
-                                part
-                            }
-                            Answered::CpuNines(nines, answers) => {
-                                self.format_nines(nines, answers.to_vec())
-                            }
-                        })
-                        .collect()
-                });
-                for part in parts {
-                    // At most PARTS_AHEAD parts wait for the writer: a slow reader of the output (a pipe) holds
-                    // the stages back instead of filling memory with its parts.
-                    if !written.wait_for_room(index, PARTS_AHEAD)
-                        || parts_tx.send((index, part)).is_err()
-                    {
-                        return;
+            // `index`: the next part's place in the output; `next`: the next chunk's in the input. Chunks
+            // answered ahead of an earlier one (another GPU's) wait here for it.
+            let (mut index, mut next) = (0, 0);
+            let mut waiting = BTreeMap::new();
+            'chunks: for (place, chunk, answers) in answered_rx {
+                waiting.insert(place, (chunk, answers));
+                while let Some((chunk, (answers, nine_results))) = waiting.remove(&next) {
+                    let parts = timed(&self.busy.format, || {
+                        self.format_chunk(
+                            &chunk,
+                            &answers,
+                            &nine_results,
+                            max_guesses,
+                            line_fallbacks,
+                        )
+                    });
+                    for part in parts {
+                        // At most PARTS_AHEAD parts wait for the writer: a slow reader of the output (a
+                        // pipe) holds the stages back instead of filling memory with its parts.
+                        if !written.wait_for_room(index, PARTS_AHEAD)
+                            || parts_tx.send((index, part)).is_err()
+                        {
+                            break 'chunks;
+                        }
+                        index += 1;
                     }
-                    index += 1;
+                    next += 1;
+                    formatted.set(next, false);
                 }
             }
+            // Whatever happened, a GPU waiting for room goes on (and stops).
+            formatted.set(next, true);
         });
-        let mut answering = Ok(());
-        for chunk in chunk_rx {
-            let answered = timed(&self.busy.answer, || {
+        let chunk_rx = Mutex::new(chunk_rx);
+        let devices = engines.split_by_gpu();
+        let answering = if devices.is_empty() {
+            self.answer_chunks(
+                engines,
+                &chunk_rx,
+                &answered_tx,
+                next_size,
+                formatted,
+                &AtomicUsize::new(1),
+            )
+        } else {
+            // A thread per GPU, each taking the next chunk as it frees up.
+            let live = AtomicUsize::new(devices.len());
+            let done: Vec<(Engines, f64, Result<(), String>)> = thread::scope(|inner| {
+                let threads: Vec<_> = devices
+                    .into_iter()
+                    .map(|mut device| {
+                        let (chunk_rx, answered_tx, live) = (&chunk_rx, &answered_tx, &live);
+                        inner.spawn(move || {
+                            let began = Instant::now();
+                            let run = self.answer_chunks(
+                                &mut device,
+                                chunk_rx,
+                                answered_tx,
+                                next_size,
+                                formatted,
+                                live,
+                            );
+                            (device, began.elapsed().as_secs_f64(), run)
+                        })
+                    })
+                    .collect();
+                threads
+                    .into_iter()
+                    .map(|t| t.join().expect("a GPU's answering thread does not panic"))
+                    .collect()
+            });
+            let mut answering = Ok(());
+            let mut parts = Vec::new();
+            for (device, seconds, run) in done {
+                if let (Err(e), Ok(())) = (run, &answering) {
+                    answering = Err(e);
+                }
+                parts.push((device, seconds));
+            }
+            engines.absorb(parts);
+            answering
+        };
+        drop(answered_tx);
+        let read_error = reading.join().expect("the reader thread does not panic");
+        (answering, read_error)
+    }
+
+    /// A GPU chunk's answers formatted as parts of the output, a part a piece, on every core: each piece's
+    /// answers are the next run of the chunk's answers of its kind; the GPU's raw results for plain 9×9 pieces
+    /// are checked and made answers here (a puzzle that needed the CPU after all is counted in
+    /// `line_fallbacks`).
+    fn format_chunk(
+        &self,
+        chunk: &[Parsed],
+        answers: &[Answer],
+        nine_results: &NineResults,
+        max_guesses: u64,
+        line_fallbacks: &AtomicU64,
+    ) -> Vec<Formatted> {
+        // Each piece's answers are the next run of the chunk's answers of its kind.
+        let (mut rest, mut nines_done) = (answers, 0);
+        let pieces: Vec<Answered> = chunk
+            .iter()
+            .map(|piece| match piece {
+                Parsed::Records(records) => {
+                    let (these, after) = rest.split_at(records.len());
+                    rest = after;
+                    Answered::Records(records, these)
+                }
+                Parsed::Nines(nines, _) => {
+                    let range = nines_done..nines_done + nines.len();
+                    nines_done = range.end;
+                    match nine_results {
+                        NineResults::Gpu(r) => Answered::GpuNines(nines, &r[range]),
+                        NineResults::Cpu(a) => Answered::CpuNines(nines, &a[range]),
+                    }
+                }
+            })
+            .collect();
+        pieces
+            .into_par_iter()
+            .map(|piece| match piece {
+                Answered::Records(records, answers) => self.format_part(records, answers),
+                Answered::GpuNines(nines, results) => {
+                    // The results are made answers here, on every core a stage after the
+                    // device's, which then only packs and reads back.
+                    let mut fell_back = 0;
+                    let answers = results.iter().enumerate().map(|(i, result)| {
+                        let (answer, cpu) = answer_nine(nines, i, result, self.mode, max_guesses);
+                        fell_back += u64::from(cpu);
+                        answer
+                    });
+                    let part = self.format_nines(nines, answers.collect());
+                    line_fallbacks.fetch_add(fell_back, Ordering::Relaxed);
+                    part
+                }
+                Answered::CpuNines(nines, answers) => self.format_nines(nines, answers.to_vec()),
+            })
+            .collect()
+    }
+
+    /// One engine's answering loop in the GPU's way: takes the next parsed chunk (from a queue it may share
+    /// with other GPUs' loops), answers it and passes it on with its place. It waits while its chunk is too
+    /// far ahead of the formatter (another GPU's slow chunk holds the output back), so that memory stays
+    /// bounded. A GPU that fails answers its chunk on the CPU and leaves the rest to the GPUs still `live`; the
+    /// last one goes on on the CPU. Returns when the chunks end or the later stages stop.
+    fn answer_chunks(
+        &self,
+        engines: &mut Engines,
+        chunks: &Mutex<mpsc::Receiver<(usize, Vec<Parsed>)>>,
+        answered: &mpsc::SyncSender<(usize, Vec<Parsed>, Answers)>,
+        next_size: &AtomicUsize,
+        formatted: &WrittenParts,
+        live: &AtomicUsize,
+    ) -> Result<(), String> {
+        loop {
+            let next = chunks.lock().expect("no thread panics holding it").recv();
+            let Ok((place, chunk)) = next else {
+                return Ok(());
+            };
+            if !formatted.wait_for_room(place, CHUNKS_AHEAD) {
+                return Ok(());
+            }
+            let had_gpu = engines.has_gpu();
+            let answers = timed(&self.busy.answer, || {
                 let records: Vec<&Record> = chunk.iter().flat_map(Parsed::records).collect();
                 let nines: Vec<&NinePiece> = chunk.iter().filter_map(Parsed::nines).collect();
                 let packed: Vec<&[[u32; 12]]> = chunk.iter().filter_map(Parsed::packed).collect();
@@ -395,23 +507,15 @@ impl Stages<'_> {
                     engines.answer_nines(&nines, &packed, self.mode)?
                 };
                 Ok::<_, String>((answers, nine_results))
-            });
-            match answered {
-                Ok(answers) => {
-                    next_size.store(self.chunk_size(engines), Ordering::Relaxed);
-                    if answered_tx.send((chunk, answers)).is_err() {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    answering = Err(e);
-                    break;
-                }
+            })?;
+            next_size.store(self.chunk_size(engines), Ordering::Relaxed);
+            if answered.send((place, chunk, answers)).is_err() {
+                return Ok(());
+            }
+            if had_gpu && !engines.has_gpu() && live.fetch_sub(1, Ordering::SeqCst) > 1 {
+                return Ok(());
             }
         }
-        drop(answered_tx);
-        let read_error = reading.join().expect("the reader thread does not panic");
-        (answering, read_error)
     }
 
     /// A piece of a GPU chunk parsed: plain 9×9 puzzles stay text where the output is written from their
