@@ -11,16 +11,22 @@
 //
 // One pass, in four steps with a barrier after each:
 // 1. Candidates. Each invocation works out the candidates of a slice of the open cells and keeps them in the
-//    cell's word, noting naked singles (to `pending`, the digits found forced per cell), dead cells, open cells
-//    and the open cell with fewest candidates.
-// 2. Hidden singles. Each invocation tallies a slice of the units over those words: a digit that one cell of a
-//    unit may take goes to `pending` for that cell; a digit that none may take, in a unit that lacks it, is a
+//    cell's word, noting naked singles, dead cells, open cells and the open cell with fewest candidates; and it
+//    ORs each cell's candidates into its three units' tallies (`once`, and `twice` for the digits the OR's old
+//    value already had), so that no invocation walks a unit's cells one after another.
+// 2. Hidden singles. Each invocation turns a slice of the units' tallies into the digits one cell of the unit
+//    may take (`lone`), and clears the tallies; a digit that no cell may take, in a unit that lacks it, is a
 //    dead end. Steps 1 and 2 only read the board as it stood, so no invocation sees another's half-done work.
-// 3. Place. Each cell with a pending digit takes it, and ORs it into its three units' masks (`used`, atomics).
-//    Everything found in steps 1 and 2 follows from the same board, so two findings that disagree — a cell
-//    given two digits, a unit given one digit twice (the OR's old value already has it) — mean it was dead.
+// 3. Place. Each open cell that is a naked single, or may take one of its units' lone digits, takes it, and ORs
+//    it into its three units' masks (`used`, atomics). Everything found in steps 1 and 2 follows from the same
+//    board, so two findings that disagree — a cell given two digits, a unit given one digit twice (the OR's old
+//    value already has it) — mean it was dead.
 // 4. Judge. Invocation 0 turns the flags into the pass's verdict, which the team reads with
 //    `workgroupUniformLoad` (its value is uniform, so the team's control flow stays uniform, as barriers need).
+//
+// Steps 1 and 3 take the cells in diagonal order (slot s is row s mod N, column (s div N + s mod N) mod N), so
+// that the 32 invocations of a warp hold cells of different rows and columns, and their atomics on one unit's
+// tally seldom wait on each other.
 //
 // Control (claiming work, the pool, results' atomics) is done by invocation 0 alone and broadcast the same way.
 // Frames in storage memory are copied by every invocation over one partition of their words (word j by
@@ -90,14 +96,17 @@ const SOLVED: u32 = 3u;
 const TEAM: u32 = 128u;
 
 // The team's board: per cell, PLACED and its digit as a bit once placed, else its candidates as step 1 of the
-// last pass found them (one word serves both, which keeps a team's workgroup memory at 5.6 KB for 25×25);
+// last pass found them (one word serves both, which keeps a team's workgroup memory under 4 KB for 25×25);
 // per unit (rows, then columns, then boxes), the digits placed in it. 25 × 25 cells and 3 × 25 units at most
 // (`BoxShape` allows no larger side).
 const PLACED: u32 = 0x80000000u;
 var<workgroup> cell: array<u32, 625>;
 var<workgroup> used: array<atomic<u32>, 75>;
-// Step 1's findings: the digits forced into each cell (step 2 clears them as it places them).
-var<workgroup> pending: array<atomic<u32>, 625>;
+// Step 1's tallies per unit: the digits some open cell of it may take, and those two or more may (step 2 reads
+// and clears them); step 2's finding per unit: the digits exactly one open cell of it may take.
+var<workgroup> once: array<atomic<u32>, 75>;
+var<workgroup> twice: array<atomic<u32>, 75>;
+var<workgroup> lone: array<u32, 75>;
 // Step 1's flags: a dead end seen, a digit found, an open cell seen, the open cell with fewest candidates as
 // (candidates << 16) | cell.
 var<workgroup> dead: atomic<u32>;
@@ -209,39 +218,24 @@ fn tally_unit(u: u32) -> vec2<u32> {
     return vec2<u32>(once, twice);
 }
 
-// Step 2 for unit `u`: its hidden singles go to `pending`; a digit that no cell may take and the unit does not
-// hold makes the board dead.
-fn look_at_unit(u: u32) {
+// Slot `s` of a pass's slices (steps 1 and 3) in diagonal order: (cell, row, column, box).
+fn diagonal(s: u32) -> vec4<u32> {
     let n = params.side;
-    let first = unit_first(u);
-    let width = unit_width(u);
-    // (A placed cell's word is PLACED and one digit, which the unit holds: masked off below.)
-    let seen = tally_unit(u);
-    let once = seen.x;
-    let twice = seen.y;
-    let have = atomicLoad(&used[u]);
-    if ((once | have) & all_digits()) != all_digits() {
-        atomicStore(&dead, 1u);
+    let q = (s * by_side) >> 16u;
+    let r = s - q * n;
+    var c = q + r;
+    if c >= n {
+        c -= n;
     }
-    let lone = once & ~twice & ~have & all_digits();
-    if lone == 0u {
-        return;
-    }
-    var line = 0u;
-    var along = 0u;
-    for (var k = 0u; k < n; k++) {
-        let i = first + line + along;
-        let m = cell[i];
-        let hit = m & lone;
-        if hit != 0u && (m & PLACED) == 0u {
-            atomicOr(&pending[i], hit);
-            atomicStore(&moved, 1u);
-        }
-        along++;
-        if along == width {
-            along = 0u;
-            line += n;
-        }
+    let b = ((r * by_box_rows) >> 16u) * (n / params.box_cols) + ((c * by_box_cols) >> 16u);
+    return vec4<u32>(r * n + c, r, c, b);
+}
+
+// Adds an open cell's candidates `m` to unit `u`'s tallies (step 1).
+fn tally(u: u32, m: u32) {
+    let seen = atomicOr(&once[u], m) & m;
+    if seen != 0u {
+        atomicOr(&twice[u], seen);
     }
 }
 
@@ -252,21 +246,28 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
     let n = params.side;
     let cells = n * n;
     workgroupBarrier();
-    // 1. Candidates and naked singles over a slice of the cells.
+    // 1. Candidates, naked singles and the units' tallies over a slice of the cells.
     var open = 0u;
     var best = 0xFFFFFFFFu;
-    for (var c = me; c < cells; c += TEAM) {
+    for (var s = me; s < cells; s += TEAM) {
+        let at = diagonal(s);
+        let c = at.x;
         if (cell[c] & PLACED) == 0u {
             open = 1u;
-            let m = candidates(c);
+            let taken = atomicLoad(&used[at.y]) | atomicLoad(&used[n + at.z]) | atomicLoad(&used[2u * n + at.w]);
+            let m = all_digits() & ~taken;
             cell[c] = m;
             if m == 0u {
                 atomicStore(&dead, 1u);
-            } else if (m & (m - 1u)) == 0u {
-                atomicOr(&pending[c], m);
-                atomicStore(&moved, 1u);
             } else {
-                best = min(best, (countOneBits(m) << 16u) | c);
+                if (m & (m - 1u)) == 0u {
+                    atomicStore(&moved, 1u);
+                } else {
+                    best = min(best, (countOneBits(m) << 16u) | c);
+                }
+                tally(at.y, m);
+                tally(n + at.z, m);
+                tally(2u * n + at.w, m);
             }
         }
     }
@@ -277,25 +278,43 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
         atomicMin(&fewest, best);
     }
     workgroupBarrier();
-    // 2. Hidden singles over a slice of the units.
+    // 2. Hidden singles over a slice of the units. (An open cell's candidates avoid its units' placed digits.)
     for (var u = me; u < 3u * n; u += TEAM) {
-        look_at_unit(u);
+        let may = atomicLoad(&once[u]);
+        let again = atomicLoad(&twice[u]);
+        atomicStore(&once[u], 0u);
+        atomicStore(&twice[u], 0u);
+        let have = atomicLoad(&used[u]);
+        if ((may | have) & all_digits()) != all_digits() {
+            atomicStore(&dead, 1u);
+        }
+        let single = may & ~again;
+        lone[u] = single;
+        if single != 0u {
+            atomicStore(&moved, 1u);
+        }
     }
     workgroupBarrier();
-    // 3. Place (the same slice of cells as step 1).
-    for (var c = me; c < cells; c += TEAM) {
-        let p = atomicLoad(&pending[c]);
-        if p != 0u {
-            atomicStore(&pending[c], 0u);
-            if (p & (p - 1u)) != 0u {
-                atomicStore(&dead, 1u);
-            } else {
-                let u = units_of(c);
-                cell[c] = PLACED | p;
-                let before = atomicOr(&used[u.row], p) | atomicOr(&used[n + u.column], p)
-                    | atomicOr(&used[2u * n + u.box], p);
-                if (before & p) != 0u {
+    // 3. Place (the same slice of cells as step 1): a naked single, or a lone digit of one of its units.
+    for (var s = me; s < cells; s += TEAM) {
+        let at = diagonal(s);
+        let c = at.x;
+        let m = cell[c];
+        if (m & PLACED) == 0u {
+            var p = m & (lone[at.y] | lone[n + at.z] | lone[2u * n + at.w]);
+            if (m & (m - 1u)) == 0u {
+                p |= m;
+            }
+            if p != 0u {
+                if (p & (p - 1u)) != 0u {
                     atomicStore(&dead, 1u);
+                } else {
+                    cell[c] = PLACED | p;
+                    let before = atomicOr(&used[at.y], p) | atomicOr(&used[n + at.z], p)
+                        | atomicOr(&used[2u * n + at.w], p);
+                    if (before & p) != 0u {
+                        atomicStore(&dead, 1u);
+                    }
                 }
             }
         }
@@ -535,8 +554,9 @@ fn run(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index)
     by_box_cols = (65535u + params.box_cols) / params.box_cols;
     let across = n / params.box_cols;
     by_across = (65535u + across) / across;
-    for (var c = me; c < n * n; c += TEAM) {
-        atomicStore(&pending[c], 0u);
+    for (var u = me; u < 3u * n; u += TEAM) {
+        atomicStore(&once[u], 0u);
+        atomicStore(&twice[u], 0u);
     }
     if me == 0u {
         atomicStore(&dead, 0u);
