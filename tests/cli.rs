@@ -619,6 +619,36 @@ fn queens_shards_print_json_lines_that_add_up() {
 }
 
 #[test]
+fn a_queens_count_whose_gpu_is_lost_is_finished_by_the_other_gpu_or_the_cpu() {
+    // The first GPU is lost after its first submission: with two devices on the software adapter the other
+    // counts the runs it took; with one, the CPU counts the board (under `--engine gpu` too). Either way the
+    // counts are the published ones.
+    for gpus in [&["--gpus", "0,0"][..], &[][..]] {
+        let args = [
+            &["queens", "12", "--engine", "gpu", "--lose-gpu-after", "1"][..],
+            gpus,
+        ]
+        .concat();
+        let out = forkboard(&args, b"");
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{gpus:?}: {stderr}");
+        let row = stdout.lines().last().unwrap_or_default();
+        assert!(
+            row.contains(" 14200 ") && row.contains(" 1787 ") && row.contains("matches"),
+            "{row}"
+        );
+        if gpus.is_empty() {
+            assert!(
+                row.contains("cpu (") && stderr.contains("the GPU failed"),
+                "{row}\n{stderr}"
+            );
+        } else {
+            assert!(row.contains("2 gpus") && row.contains("failed: "), "{row}");
+        }
+    }
+}
+
+#[test]
 fn queens_refuses_bad_sizes_clearly() {
     for (args, message) in [
         (vec!["queens", "0"], "N must be between 1 and 32, not 0"),

@@ -13,7 +13,7 @@ pub(crate) const TEAM: u32 = 128;
 /// Stack frames per team by default (as the lane kernel of cells: deeper searches give their feet to the pool).
 const DEFAULT_DEPTH: u32 = 16;
 /// Teams on a hardware adapter natively: an H100 runs 132 cores × (2,048 invocations ÷ 128) = 2,112 teams at
-/// most, fewer for the workgroup memory each takes (5.6 KB for 25×25). Measured there on a thousand 25×25
+/// most, fewer for the workgroup memory each takes (under 4 KB for 25×25). Measured there on a thousand 25×25
 /// puzzles: 1,024, 2,048 and 4,096 teams within noise of each other.
 const NATIVE_TEAMS: u32 = 2048;
 /// Words of a result before the solution: count, flags, live, guesses (as the lane kernel of cells).
@@ -35,8 +35,9 @@ pub(crate) fn layout(shape: BoxShape) -> LaneLayout {
         frame_words: board + 3,
         default_depth: DEFAULT_DEPTH,
         native_lanes: NATIVE_TEAMS,
-        // Per invocation and pass: two slices of the cells, a slice of the units (two sweeps of N cells each),
-        // a board stored or loaded (four cells a word), and a few more.
+        // Per invocation and pass, at most: two slices of the cells, a slice of the units (two sweeps of N cells
+        // each, an upper bound: a pass only reads each unit's tallies, a new puzzle sweeps its units once), a
+        // board stored or loaded (four cells a word), and a few more.
         pass_iterations: 2 * cells.div_ceil(TEAM)
             + (3 * side).div_ceil(TEAM) * 2 * side
             + 8 * board.div_ceil(TEAM)

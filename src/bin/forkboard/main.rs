@@ -197,6 +197,10 @@ struct QueensArgs {
     /// taking more as it frees up (default: the one preferred GPU).
     #[arg(long, value_name = "all|0,1,…")]
     gpus: Option<String>,
+    /// Fault injection for tests: destroy the (first) GPU's device after K submissions (the others, or the
+    /// CPU, must finish the count).
+    #[arg(long, value_name = "K", hide = true)]
+    lose_gpu_after: Option<u64>,
 }
 
 /// Sets the worker threads of every parallel step (`--threads N`; without it, every core).

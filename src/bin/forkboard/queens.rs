@@ -116,13 +116,14 @@ impl QueensEngines {
                     );
                     return Ok((classes, engine));
                 }
-                Err(e) if matches!(self.choice, Engine::Auto) => {
+                // Every GPU failed (one that fails alone leaves its runs to the others): the CPU counts
+                // the board, under `--engine gpu` too, so nothing is lost.
+                Err(e) => {
                     eprintln!("forkboard: the GPUs failed ({e}); continuing on the CPU");
                     self.note = Some(format!("the GPUs failed mid-run ({e})"));
                     self.gpu = None;
                     self.more_gpus.clear();
                 }
-                Err(e) => return Err(format!("the GPUs failed: {e}")),
             }
         }
         if let (true, Some((ctx, kernel))) = (on_gpu, &self.gpu) {
@@ -151,12 +152,11 @@ impl QueensEngines {
                     );
                     return Ok((classes, engine));
                 }
-                Err(e) if matches!(self.choice, Engine::Auto) => {
+                Err(e) => {
                     eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
                     self.note = Some(format!("the GPU failed mid-run ({e})"));
                     self.gpu = None;
                 }
-                Err(e) => return Err(format!("the GPU failed: {e}")),
             }
         }
         let progress = |done, total| {
@@ -208,6 +208,9 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
     };
     crate::use_threads(args.threads)?;
     let mut engines = QueensEngines::new(args.engine, args.gpus.as_deref())?;
+    if let (Some(k), Some((ctx, _))) = (args.lose_gpu_after, &engines.gpu) {
+        ctx.lose_device_after(k);
+    }
     let config = QueensConfig {
         nodes: args.gpu_nodes,
         lanes: args.gpu_lanes,
