@@ -517,8 +517,8 @@ impl QueensKernel {
     /// hold every node it is given (the caller sees to it): `more(most)` hands it runs of nodes, the first as
     /// the lanes' first queue (of any length), each later one, of at most `most`, whenever the queue runs out;
     /// `None` once there are no more. `total` is how many it may hand out in all (it sizes the lanes; a pool
-    /// shared with other GPUs hands fewer). Once `more` has none left, busy lanes give work to idle ones. `progress(done, total)`
-    /// counts the nodes handed out and finished.
+    /// shared with other GPUs hands fewer). Once `more` has none left, busy lanes give work to idle ones.
+    /// `progress(done, total)` counts the nodes handed out and finished.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn count_on<'w>(
         &self,
@@ -778,8 +778,9 @@ impl QueensKernel {
 }
 
 /// A cut's nodes by the kernel whose stacks hold them, each part with whether it needs the deep one: nodes
-/// whose stacks fit the shallow kernel's levels run there (all of them for the mirror split; constellations
-/// cut shallow, as most orbits fix enough rows below the cut), the others on the deep kernel after them. A cut
+/// whose stacks fit the shallow kernel's levels run there, the others on the deep kernel after them. That is
+/// every node of the mirror split; of a constellations' cut, those whose orbits fix enough rows below the cut
+/// (nearly all of a shard of N=21 cut at row 5, 95% at N=22, none at N=23: docs/benchmarks.md, "Ray"). A cut
 /// of one kind is borrowed whole.
 pub(crate) fn by_stack(
     work: &QueensWork,

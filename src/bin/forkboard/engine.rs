@@ -59,6 +59,8 @@ pub struct Engines {
     gpu_name: Option<String>,
     /// Why this engine's GPU failed, if it did.
     failure: Option<String>,
+    /// Other GPUs share this run (an engine of [`Engines::split_by_gpu`]).
+    shared: bool,
     /// What each GPU did, when several shared the run.
     shares: Vec<GpuShare>,
     /// Why the GPU is not used (under `auto`), or why it stopped being used.
@@ -81,23 +83,12 @@ impl Engines {
         max_guesses: u64,
         gpus: Option<&[usize]>,
     ) -> Result<Self, String> {
-        let mut engines = Self {
-            choice,
-            config: ForkConfig {
-                slots: gpu_slots,
-                max_guesses,
-                ..ForkConfig::default()
-            },
-            gpu: None,
-            more_gpus: Vec::new(),
-            gpu_name: None,
-            failure: None,
-            shares: Vec::new(),
-            note: None,
-            gpu_report: BatchReport::default(),
-            on_gpu: 0,
-            on_cpu: 0,
+        let config = ForkConfig {
+            slots: gpu_slots,
+            max_guesses,
+            ..ForkConfig::default()
         };
+        let mut engines = Self::without_gpus(choice, config);
         match (choice, gpus) {
             (Engine::Cpu, _) => {}
             (_, Some(list)) => {
@@ -128,6 +119,24 @@ impl Engines {
         Ok(engines)
     }
 
+    /// An engine of `choice` with no GPU opened yet and nothing answered.
+    fn without_gpus(choice: Engine, config: ForkConfig) -> Self {
+        Self {
+            choice,
+            config,
+            gpu: None,
+            more_gpus: Vec::new(),
+            gpu_name: None,
+            failure: None,
+            shared: false,
+            shares: Vec::new(),
+            note: None,
+            gpu_report: BatchReport::default(),
+            on_gpu: 0,
+            on_cpu: 0,
+        }
+    }
+
     /// With several GPUs, one engine for each, which takes the GPU along (each answers chunks on a thread of
     /// its own; [`Engines::absorb`] takes back what they did and the GPUs still working). Empty with one GPU
     /// or none: this engine answers on its own.
@@ -142,18 +151,12 @@ impl Engines {
             .chain(self.more_gpus.drain(..))
             .collect();
         gpus.into_iter()
-            .map(|gpu| Engines {
-                choice: self.choice,
-                config: self.config,
-                gpu_name: Some(gpu.ctx.describe()),
-                gpu: Some(gpu),
-                more_gpus: Vec::new(),
-                failure: None,
-                shares: Vec::new(),
-                note: None,
-                gpu_report: BatchReport::default(),
-                on_gpu: 0,
-                on_cpu: 0,
+            .map(|gpu| {
+                let mut engine = Self::without_gpus(self.choice, self.config);
+                engine.gpu_name = Some(gpu.ctx.describe());
+                engine.gpu = Some(gpu);
+                engine.shared = true;
+                engine
             })
             .collect()
     }
@@ -162,20 +165,27 @@ impl Engines {
     /// counts, their GPUs that still work (for a later run), and a share each for `--stats`.
     pub fn absorb(&mut self, parts: Vec<(Engines, f64)>) {
         let working = parts.iter().filter(|(part, _)| part.gpu.is_some()).count();
+        let failed: Vec<String> = parts
+            .iter()
+            .filter_map(|(part, _)| {
+                let name = part.gpu_name.as_deref().unwrap_or("a GPU");
+                part.failure.as_ref().map(|e| format!("{name}: {e}"))
+            })
+            .collect();
+        if !failed.is_empty() {
+            let failed = failed.join("; ");
+            self.note = Some(if working > 0 {
+                format!("a GPU failed mid-run ({failed}); the other GPUs finished")
+            } else {
+                format!("every GPU failed mid-run ({failed}); the CPU finished")
+            });
+        }
         for (part, seconds) in parts {
             self.gpu_report.add(&part.gpu_report);
             self.on_gpu += part.on_gpu;
             self.on_cpu += part.on_cpu;
-            if let Some(e) = &part.failure {
-                let name = part.gpu_name.as_deref().unwrap_or("a GPU");
-                self.note = Some(if working > 0 {
-                    format!("{name} failed mid-run ({e}); the other GPUs finished")
-                } else {
-                    format!("every GPU failed mid-run (the last: {name}, {e}); the CPU finished")
-                });
-            }
             self.shares.push(GpuShare {
-                name: part.gpu_name.clone().unwrap_or_default(),
+                name: part.gpu_name.unwrap_or_default(),
                 puzzles: part.on_gpu,
                 seconds,
                 failed: part.failure,
@@ -291,7 +301,15 @@ impl Engines {
     /// After the GPU failed on a chunk: nothing of it was written yet, so the CPU answers all of it, and the
     /// rest of the run (under `--engine gpu` too: answers are never lost, and the warning and --stats say so).
     fn gpu_failed(&mut self, e: GpuError) {
-        eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
+        if self.shared {
+            let name = self.gpu_name.as_deref().unwrap_or("a GPU");
+            eprintln!(
+                "forkboard: {name} failed ({e}); its chunk goes to the CPU, the rest to the GPUs still \
+                 working (or the CPU, if none is)"
+            );
+        } else {
+            eprintln!("forkboard: the GPU failed ({e}); continuing on the CPU");
+        }
         self.note = Some(format!("the GPU failed mid-run ({e}); the CPU finished"));
         self.failure = Some(e.to_string());
         self.gpu = None;
