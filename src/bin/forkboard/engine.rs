@@ -14,6 +14,7 @@ use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
 use forkboard::sudoku::with_thread_solver;
 
 use crate::Engine;
+use crate::gpus::describe_share;
 
 /// Chunks smaller than this go to the CPU under `--engine auto`: uploading, dispatching and reading back cost
 /// more than the CPU needs for a handful of puzzles. Measured on the H100 machine against the CPU engine on all
@@ -398,15 +399,9 @@ impl Engines {
                 .shares
                 .iter()
                 .map(|share| {
-                    let part = 100.0 * share.puzzles as f64 / self.on_gpu.max(1) as f64;
-                    let failed = share.failed.as_ref().map(|f| format!(", failed: {f}"));
-                    format!(
-                        "{} {part:.0}% ({} puzzles, {:.3} s){}",
-                        share.name,
-                        share.puzzles,
-                        share.seconds,
-                        failed.unwrap_or_default()
-                    )
+                    let detail = format!("{} puzzles, {:.3} s", share.puzzles, share.seconds);
+                    let failed = share.failed.as_deref();
+                    describe_share(&share.name, share.puzzles, self.on_gpu, &detail, failed)
                 })
                 .collect();
             parts.push(format!("each gpu: {}", each.join(", ")));

@@ -22,9 +22,38 @@ pub fn parse_gpus(text: &str) -> Result<Vec<usize>, String> {
         .collect()
 }
 
+/// One GPU's share of a shared run, for people: `NAME 52% (DETAIL)`, and why it failed if it did. `part` of
+/// `whole` is its share of the work (nodes, puzzles).
+pub fn describe_share(
+    name: &str,
+    part: u64,
+    whole: u64,
+    detail: &str,
+    failed: Option<&str>,
+) -> String {
+    let share = 100.0 * part as f64 / whole.max(1) as f64;
+    let failed = failed.map(|why| format!(", failed: {why}"));
+    format!(
+        "{name} {share:.0}% ({detail}){}",
+        failed.unwrap_or_default()
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_gpus;
+    use super::{describe_share, parse_gpus};
+
+    #[test]
+    fn a_share_names_its_gpu_part_and_failure() {
+        assert_eq!(
+            describe_share("A", 1, 4, "1.000 s", None),
+            "A 25% (1.000 s)"
+        );
+        assert_eq!(
+            describe_share("B", 0, 0, "0 puzzles", Some("lost")),
+            "B 0% (0 puzzles), failed: lost"
+        );
+    }
 
     #[test]
     fn numbers_are_read_and_anything_else_is_named() {

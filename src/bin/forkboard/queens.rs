@@ -13,7 +13,7 @@ use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
 
-use crate::gpus::parse_gpus;
+use crate::gpus::{describe_share, parse_gpus};
 use crate::{Engine, QueensArgs};
 
 /// Below this N the CPU answers before a GPU would have its buffers ready.
@@ -97,13 +97,13 @@ impl QueensEngines {
                     let each: Vec<String> = shares
                         .iter()
                         .map(|s| {
-                            let share = 100.0 * s.nodes as f64 / stats.nodes.max(1) as f64;
-                            let failed = s.failed.as_ref().map(|f| format!(", failed: {f}"));
-                            format!(
-                                "{} {share:.0}% in {:.3} s{}",
-                                s.name,
-                                s.seconds,
-                                failed.unwrap_or_default()
+                            let detail = format!("{:.3} s", s.seconds);
+                            describe_share(
+                                &s.name,
+                                s.nodes,
+                                stats.nodes,
+                                &detail,
+                                s.failed.as_deref(),
                             )
                         })
                         .collect();
