@@ -108,6 +108,12 @@ impl WrittenParts {
         *self.state.lock().expect("no thread panics holding it") = (written, closed);
         self.changed.notify_all();
     }
+
+    /// Closes it where it stands: whoever waits for room goes on (and stops).
+    fn close(&self) {
+        self.state.lock().expect("no thread panics holding it").1 = true;
+        self.changed.notify_all();
+    }
 }
 
 /// Formatted parts of the GPU's chunks that may wait for the writer: about four chunks' (a chunk is read in
@@ -507,7 +513,16 @@ impl Stages<'_> {
                     engines.answer_nines(&nines, &packed, self.mode)?
                 };
                 Ok::<_, String>((answers, nine_results))
-            })?;
+            });
+            let answers = match answers {
+                Ok(answers) => answers,
+                Err(e) => {
+                    // This chunk will never be formatted: another GPU waiting for room behind it must not
+                    // wait for ever.
+                    formatted.close();
+                    return Err(e);
+                }
+            };
             next_size.store(self.chunk_size(engines), Ordering::Relaxed);
             if answered.send((place, chunk, answers)).is_err() {
                 return Ok(());
