@@ -141,6 +141,44 @@ fn forum_hardest_puzzles_match_the_cpu() {
 }
 
 #[test]
+fn a_small_batch_answered_partly_during_its_search_is_whole_and_in_order() {
+    // A small batch's first submission is read back in two parts: the easy puzzles are answered after the
+    // first while the hard ones are still searched, and the rest after. Shuffled together, every answer must
+    // still be the CPU's and in its place, in both modes, with a kernel of each kind.
+    let easy = records_of("kaggle_10k.csv", 150);
+    let hard = records_of("forum_hardest_11plus.txt", 50);
+    let mut records: Vec<Record> = Vec::new();
+    for (k, record) in easy.into_iter().enumerate() {
+        records.push(record);
+        if k % 3 == 2 {
+            records.push(hard[k / 3].clone());
+        }
+    }
+    for (i, record) in records.iter_mut().enumerate() {
+        record.line = i + 1;
+    }
+    for mode in [Mode::First, Mode::Count(2)] {
+        let report = same_as_cpu(&records, mode, ForkConfig::default());
+        let early = report.kernel.answered_early;
+        assert!(
+            early > 0 && early < records.len() as u64,
+            "{mode:?}: {report:?}"
+        );
+    }
+    // The same with 16×16 puzzles on the team kernel, some of them needing guesses.
+    let shape: BoxShape = "4x4".parse().unwrap();
+    let grids: Vec<Grid> = (0..40)
+        .map(|seed| generate::with_holes(shape, 500 + seed, 0.45 + 0.005 * seed as f64).0)
+        .collect();
+    let config = ForkConfig {
+        cells_kernel: CellsKernel::Teams,
+        ..ForkConfig::default()
+    };
+    let report = same_as_cpu(&records_from(&grids), Mode::Count(2), config);
+    assert!(report.kernel.answered_early > 0, "{report:?}");
+}
+
+#[test]
 fn one_hard_puzzle_spreads_over_idle_lanes() {
     // Line 19,369 of the forum set is its longest search on one lane (examples/lane_model.rs): nearly 9,000
     // passes. Alone in a batch, its branches go to the idle lanes.

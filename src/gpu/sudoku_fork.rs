@@ -69,6 +69,9 @@ pub struct ForkStats {
     pub guesses: u64,
     /// Puzzles handed back for the CPU.
     pub overflowed: u64,
+    /// Puzzles answered on the host while the GPU still searched others (a small batch's first submission
+    /// is read back in two parts).
+    pub answered_early: u64,
     /// The lanes used.
     pub slots: u32,
     /// Seconds packing and uploading the batch.
@@ -89,6 +92,7 @@ impl ForkStats {
         self.forks += more.forks;
         self.guesses += more.guesses;
         self.overflowed += more.overflowed;
+        self.answered_early += more.answered_early;
         self.upload_seconds += more.upload_seconds;
         self.search_seconds += more.search_seconds;
         self.download_seconds += more.download_seconds;

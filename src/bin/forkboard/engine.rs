@@ -379,7 +379,8 @@ impl Engines {
                 several => format!("{several} gpus"),
             };
             parts.push(format!(
-                "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU; \
+                "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU, \
+                 {} answered during the search; \
                  seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
                 which,
                 self.on_gpu,
@@ -388,6 +389,7 @@ impl Engines {
                 k.guesses,
                 k.forks,
                 self.gpu_report.cpu_fallbacks,
+                k.answered_early,
                 k.upload_seconds,
                 k.search_seconds,
                 k.download_seconds,
