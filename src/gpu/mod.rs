@@ -13,6 +13,7 @@ mod pipeline;
 pub mod queens;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod queens_many;
+mod queens_work;
 mod readback;
 pub mod sudoku_batch;
 pub mod sudoku_fork;

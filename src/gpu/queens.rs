@@ -14,10 +14,12 @@ use web_time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
 use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout, trusted_module};
+use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES};
+pub use super::queens_work::{QueensNode, QueensWork};
 use super::{GpuContext, GpuError, readback};
-use crate::queens::constellation::{Plan, Shard, Task};
+use crate::queens::constellation::{Plan, Shard};
 use crate::queens::counter::Classes;
-use crate::queens::mirror::{self, HalfNode};
+use crate::queens::mirror;
 use crate::queens::symmetric;
 
 /// Mirrors `Params` in `queens.wgsl`.
@@ -35,7 +37,7 @@ pub struct QueensParams {
 }
 
 /// Frames a lane's parked search has room for (the deep kernel's depth).
-const MAX_FRAMES: usize = 32;
+const MAX_FRAMES: usize = DEEP as usize;
 
 /// Mirrors `Lane` in `queens.wgsl`: one lane's parked search (only the GPU reads it; the host sizes it).
 #[repr(C)]
@@ -65,138 +67,8 @@ pub struct QueensControl {
     pub pad: u32,
 }
 
-/// Mirrors `Node` in `queens.wgsl`: a partial board below a constellation.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
-pub struct QueensNode {
-    /// Columns not yet taken.
-    pub open: u32,
-    /// Columns attacked along the down-left diagonals.
-    pub left: u32,
-    /// Columns attacked along the down-right diagonals.
-    pub right: u32,
-    /// Index of its constellation in the plan (and of its table).
-    pub constellation: u32,
-}
-
-impl QueensNode {
-    /// A node of the mirror split (its table is the mirror split's one, index 0).
-    pub fn mirror(n: u32, node: &HalfNode) -> Self {
-        Self {
-            open: crate::queens::full_mask(n) & !node.down,
-            left: node.left,
-            right: node.right,
-            constellation: 0,
-        }
-    }
-}
-
-/// What a run hands the GPU: the nodes of a cut and the tables they index.
-#[derive(Clone)]
-pub struct QueensWork {
-    /// Board size.
-    pub n: u32,
-    /// The row the nodes were cut at.
-    pub row: u32,
-    /// The nodes.
-    pub nodes: Vec<QueensNode>,
-    /// 32 words per table: word 0 what each solution below a node stands for, word r the columns row r may
-    /// use ([`Plan::tables`]).
-    pub tables: Vec<[u32; 32]>,
-    /// True when the row words restrict anything (constellations); false for the mirror split, whose kernel
-    /// then skips reading them.
-    pub row_masks: bool,
-}
-
-impl QueensWork {
-    /// The mirror split cut at `row`: each node stands for itself and its mirror image.
-    pub fn mirror(n: u32, row: u32) -> Self {
-        let mut nodes = Vec::new();
-        mirror::visit(n, row, &mut |node| nodes.push(QueensNode::mirror(n, node)));
-        let mut table = [crate::queens::full_mask(n); 32];
-        table[0] = 2;
-        Self {
-            n,
-            row,
-            nodes,
-            tables: vec![table],
-            row_masks: false,
-        }
-    }
-
-    /// The shard's constellations of `plan` cut at `row`.
-    pub fn constellations(plan: &Plan, row: u32, shard: Shard) -> Self {
-        let mut nodes = Vec::new();
-        plan.visit(row, shard, &mut |task| nodes.push(QueensNode::from(task)));
-        Self {
-            n: plan.n,
-            row,
-            nodes,
-            tables: plan.tables.clone(),
-            row_masks: true,
-        }
-    }
-}
-
-impl QueensWork {
-    /// The most frames a lane's stack holds under `node` (levels 2 and up, see the shader's stack comment): one
-    /// for each row from the node's to the one before the last that can leave a candidate untried, which a row
-    /// limited to one column (a constellation's border queen) never does.
-    pub fn frames_below(&self, node: &QueensNode) -> u32 {
-        self.frames_from(node.constellation as usize, self.n - node.open.count_ones())
-    }
-
-    /// [`QueensWork::frames_below`] for a node of table `table` in row `row`.
-    fn frames_from(&self, table: usize, row: u32) -> u32 {
-        let table = &self.tables[table];
-        (row..self.n.saturating_sub(1))
-            .filter(|&r| !self.row_masks || table[r as usize].count_ones() > 1)
-            .count() as u32
-    }
-
-    /// For each table, bit r set when a node of it in row r needs at most `frames` frames: one lookup a node
-    /// where a cut has millions of them.
-    fn rows_within(&self, frames: u32) -> Vec<u32> {
-        (0..self.tables.len())
-            .map(|table| {
-                (0..self.n.min(32))
-                    .filter(|&row| self.frames_from(table, row) <= frames)
-                    .fold(0, |rows, row| rows | 1 << row)
-            })
-            .collect()
-    }
-
-    /// The same work with only the nodes `keep` picks.
-    fn only(&self, keep: impl Fn(&QueensNode) -> bool) -> Self {
-        Self {
-            nodes: self
-                .nodes
-                .iter()
-                .copied()
-                .filter(|node| keep(node))
-                .collect(),
-            tables: self.tables.clone(),
-            ..*self
-        }
-    }
-}
-
-impl From<&Task> for QueensNode {
-    fn from(task: &Task) -> Self {
-        Self {
-            open: task.open,
-            left: task.left,
-            right: task.right,
-            constellation: task.constellation,
-        }
-    }
-}
-
 /// Invocations per workgroup (`@workgroup_size` in the shader).
 const GROUP: u32 = 32;
-/// The kernels' stack depths: the shallow one leaves room for more lanes on each GPU core.
-const SHALLOW: u32 = 16;
-const DEEP: u32 = MAX_FRAMES as u32;
 /// A dispatch aims at this long: far below the time a browser allows, long enough that submitting costs little.
 const TARGET: Duration = Duration::from_millis(40);
 
@@ -233,7 +105,7 @@ pub struct QueensStats {
     pub nodes: u64,
     /// Constellations (orbits) counted.
     pub constellations: u64,
-    /// The row the search was cut at.
+    /// The deepest row of the cut's nodes ([`QueensWork::row`]).
     pub cut_row: u32,
     /// Dispatches submitted.
     pub dispatches: u64,
@@ -333,7 +205,7 @@ impl QueensKernel {
     /// fill the device many times over (subtrees differ wildly in size), as many as one storage binding holds
     /// at most. `shallow_first`: go deeper until the shallow kernel's stacks hold the nodes (the mirror split,
     /// whose rows widen slowly); else take the first row with enough nodes (constellations, whose rows widen
-    /// by a factor of tens), running the deep kernel where needed.
+    /// by a factor of tens, and whose nodes too deep for the shallow stacks `count` counts cut deeper).
     fn cut(
         &self,
         ctx: &GpuContext,
@@ -342,13 +214,8 @@ impl QueensKernel {
         first: u32,
         shallow_first: bool,
         count: &dyn Fn(u32) -> usize,
-    ) -> u32 {
-        let by_memory = (ctx
-            .limits
-            .max_storage_buffer_binding_size
-            .min(ctx.limits.max_buffer_size)
-            / size_of::<QueensNode>() as u64)
-            .min(u64::from(u32::MAX / GROUP)) as usize;
+    ) -> (u32, usize) {
+        let by_memory = max_nodes(ctx);
         let wanted = config
             .nodes
             .unwrap_or(match n {
@@ -368,18 +235,15 @@ impl QueensKernel {
         // Each row's count costs a walk of the cut: stop at the first row within 4× of the wish, so the walks
         // add up to little more than the final cut.
         let mut row = first;
-        while row < deepest {
-            let nodes = count(row);
-            if nodes > by_memory {
-                row -= 1;
+        let mut nodes = count(row);
+        while row < deepest && (nodes < wanted / 4 || row < shallowest) {
+            let next = count(row + 1);
+            if next > by_memory {
                 break;
             }
-            if nodes >= wanted / 4 && row >= shallowest {
-                break;
-            }
-            row += 1;
+            (row, nodes) = (row + 1, next);
         }
-        row.max(first)
+        (row, nodes)
     }
 
     /// The cut a count hands the GPU and the stats of making it: the mirror split for a whole board (`plan`
@@ -395,17 +259,29 @@ impl QueensKernel {
         let started = Instant::now();
         let (work, constellations) = match plan {
             None => {
-                let row = self.cut(ctx, n, config, 2, true, &|row| mirror::count_nodes(n, row));
+                let (row, _) =
+                    self.cut(ctx, n, config, 2, true, &|row| mirror::count_nodes(n, row));
                 (QueensWork::mirror(n, row), 0)
             }
             Some(plan) => {
-                let row = self.cut(ctx, n, config, 1, false, &|row| {
-                    plan.count_tasks(row, shard)
-                });
+                let cut_within = |frames: u32| {
+                    self.cut(ctx, n, config, 1, false, &|row| {
+                        QueensWork::count_within(plan, row, shard, frames)
+                    })
+                };
+                let mut frames = SHALLOW_FRAMES;
+                let (mut row, nodes) = cut_within(frames);
+                if nodes > max_nodes(ctx) {
+                    // The shallow stacks need more nodes than a binding holds (a shard of N=24 in 128 needs
+                    // 455M): the nodes are cut as they come, and the deep kernel takes those that need it.
+                    frames = DEEP - 2;
+                    row = cut_within(frames).0;
+                }
                 let orbits = (0..plan.constellations.len())
                     .filter(|&i| shard.holds(i))
                     .count();
-                (QueensWork::constellations(plan, row, shard), orbits as u64)
+                let work = QueensWork::constellations_within(plan, row, shard, frames);
+                (work, orbits as u64)
             }
         };
         let stats = QueensStats {
@@ -777,17 +653,25 @@ impl QueensKernel {
     }
 }
 
+/// The most nodes one storage binding of the device holds.
+fn max_nodes(ctx: &GpuContext) -> usize {
+    (ctx.limits
+        .max_storage_buffer_binding_size
+        .min(ctx.limits.max_buffer_size)
+        / size_of::<QueensNode>() as u64)
+        .min(u64::from(u32::MAX / GROUP)) as usize
+}
+
 /// A cut's nodes by the kernel whose stacks hold them, each part with whether it needs the deep one: nodes
 /// whose stacks fit the shallow kernel's levels run there, the others on the deep kernel after them. That is
-/// every node of the mirror split; of a constellations' cut, those whose orbits fix enough rows below the cut
-/// (nearly all of a shard of N=21 cut at row 5, 95% at N=22, none at N=23: docs/benchmarks.md, "Ray"). A cut
-/// of one kind is borrowed whole.
+/// every node of the mirror split and of a constellations' cut ([`QueensWork::constellations`] cuts deeper
+/// where a node would not fit); the deep kernel runs nodes put together by hand, or every node where the
+/// configuration asks for it. A cut of one kind is borrowed whole.
 pub(crate) fn by_stack(
     work: &QueensWork,
     config: QueensConfig,
 ) -> Vec<(Cow<'_, QueensWork>, bool)> {
-    // A lane's stack uses two levels of its own (a dummy and a sentinel) and one a frame.
-    let shallow_rows = work.rows_within(SHALLOW - 2);
+    let shallow_rows = work.rows_within(SHALLOW_FRAMES);
     let fits = |node: &QueensNode| {
         let row = work.n - node.open.count_ones();
         shallow_rows[node.constellation as usize] >> row & 1 == 1
@@ -840,16 +724,5 @@ mod tests {
         assert_eq!(size_of::<QueensControl>(), 16);
         assert_eq!(size_of::<QueensNode>(), 16);
         assert_eq!(size_of::<LaneState>(), 528);
-    }
-
-    #[test]
-    fn nodes_keep_their_masks() {
-        let plan = Plan::new(12);
-        let task = plan.tasks(5, Shard::WHOLE)[7];
-        let packed = QueensNode::from(&task);
-        assert_eq!(
-            (packed.open, packed.left, packed.right, packed.constellation),
-            (task.open, task.left, task.right, task.constellation)
-        );
     }
 }

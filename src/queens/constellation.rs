@@ -239,15 +239,35 @@ impl Plan {
     /// Every task of the shard's constellations with the rows above `row` placed (kept within 1..=n−1, so
     /// that no board is completed while cutting), in order.
     pub fn visit(&self, row: u32, shard: Shard, each: &mut dyn FnMut(&Task)) {
+        self.visit_deeper(row, shard, &|_| false, each);
+    }
+
+    /// [`Plan::visit`], going on below `row` with every task for which `deeper(task)` holds, down to the row
+    /// two before the last (the GPU cuts deeper where a node's stack would not fit its fast kernel).
+    pub fn visit_deeper(
+        &self,
+        row: u32,
+        shard: Shard,
+        deeper: &dyn Fn(&Task) -> bool,
+        each: &mut dyn FnMut(&Task),
+    ) {
         let stop = row.clamp(1, self.n.saturating_sub(1).max(1));
+        let deepest = self.n.saturating_sub(2).max(stop);
         for i in (0..self.constellations.len()).filter(|&i| shard.holds(i)) {
-            self.expand(self.root(i), stop, each);
+            self.expand(self.root(i), stop, deepest, deeper, each);
         }
     }
 
-    fn expand(&self, task: Task, stop: u32, each: &mut dyn FnMut(&Task)) {
+    fn expand(
+        &self,
+        task: Task,
+        stop: u32,
+        deepest: u32,
+        deeper: &dyn Fn(&Task) -> bool,
+        each: &mut dyn FnMut(&Task),
+    ) {
         let row = task.row(self.n);
-        if row >= stop {
+        if row >= stop && (row >= deepest || !deeper(&task)) {
             each(&task);
             return;
         }
@@ -255,7 +275,7 @@ impl Plan {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            self.expand(task.child(bit), stop, each);
+            self.expand(task.child(bit), stop, deepest, deeper, each);
         }
     }
 

@@ -108,7 +108,7 @@ impl QueensEngines {
                         })
                         .collect();
                     let engine = format!(
-                        "{} gpus ({} nodes cut at row {}; {})",
+                        "{} gpus ({} nodes cut down to row {}; {})",
                         gpus.len(),
                         stats.nodes,
                         stats.cut_row,
@@ -140,7 +140,7 @@ impl QueensEngines {
                         count => format!("{count} constellations, "),
                     };
                     let engine = format!(
-                        "gpu {} ({orbits}{} nodes cut at row {} in {:.3} s, {} dispatches, {} splits; \
+                        "gpu {} ({orbits}{} nodes cut down to row {} in {:.3} s, {} dispatches, {} splits; \
                          symmetric boards {:.3} s)",
                         ctx.describe(),
                         stats.nodes,

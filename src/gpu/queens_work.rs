@@ -1,0 +1,233 @@
+//! The cut a GPU count hands its lanes: nodes (partial boards, each below a constellation or the mirror split's
+//! table) and the tables they index, and which of the kernel's two stack depths holds each node's search.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::queens::constellation::{Plan, Shard, Task};
+use crate::queens::mirror::{self, HalfNode};
+
+/// The kernels' stack depths: the shallow one leaves room for more lanes on each GPU core.
+pub(crate) const SHALLOW: u32 = 16;
+pub(crate) const DEEP: u32 = 32;
+/// The frames a node's search may push on the shallow kernel: a lane's stack uses two levels of its own (a
+/// dummy and a sentinel) and one a frame.
+pub(crate) const SHALLOW_FRAMES: u32 = SHALLOW - 2;
+
+/// Mirrors `Node` in `queens.wgsl`: a partial board below a constellation.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
+pub struct QueensNode {
+    /// Columns not yet taken.
+    pub open: u32,
+    /// Columns attacked along the down-left diagonals.
+    pub left: u32,
+    /// Columns attacked along the down-right diagonals.
+    pub right: u32,
+    /// Index of its constellation in the plan (and of its table).
+    pub constellation: u32,
+}
+
+impl QueensNode {
+    /// A node of the mirror split (its table is the mirror split's one, index 0).
+    pub fn mirror(n: u32, node: &HalfNode) -> Self {
+        Self {
+            open: crate::queens::full_mask(n) & !node.down,
+            left: node.left,
+            right: node.right,
+            constellation: 0,
+        }
+    }
+}
+
+/// What a run hands the GPU: the nodes of a cut and the tables they index.
+#[derive(Clone)]
+pub struct QueensWork {
+    /// Board size.
+    pub n: u32,
+    /// The deepest row a node lies in: the row the search was cut at, or one below it where a constellation's
+    /// node had to be cut deeper for its stack.
+    pub row: u32,
+    /// The nodes.
+    pub nodes: Vec<QueensNode>,
+    /// 32 words per table: word 0 what each solution below a node stands for, word r the columns row r may
+    /// use ([`Plan::tables`]).
+    pub tables: Vec<[u32; 32]>,
+    /// True when the row words restrict anything (constellations); false for the mirror split, whose kernel
+    /// then skips reading them.
+    pub row_masks: bool,
+}
+
+impl QueensWork {
+    /// The mirror split cut at `row`: each node stands for itself and its mirror image.
+    pub fn mirror(n: u32, row: u32) -> Self {
+        let mut nodes = Vec::new();
+        mirror::visit(n, row, &mut |node| nodes.push(QueensNode::mirror(n, node)));
+        let mut table = [crate::queens::full_mask(n); 32];
+        table[0] = 2;
+        Self {
+            n,
+            row,
+            nodes,
+            tables: vec![table],
+            row_masks: false,
+        }
+    }
+
+    /// The shard's constellations of `plan` cut at `row`, and a node whose stack would not fit the shallow
+    /// kernel's levels cut deeper until its children's do: the deep kernel runs half as many lanes a core, and
+    /// at N=23 every node of a cut at row 5 needed it (docs/benchmarks.md, "Ray").
+    pub fn constellations(plan: &Plan, row: u32, shard: Shard) -> Self {
+        Self::constellations_within(plan, row, shard, SHALLOW_FRAMES)
+    }
+
+    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow).
+    pub(crate) fn constellations_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
+        let mut nodes = Vec::new();
+        Self::visit_constellations(plan, row, shard, frames, &mut |task| {
+            nodes.push(QueensNode::from(task))
+        });
+        let deepest = nodes
+            .iter()
+            .map(|node| plan.n - node.open.count_ones())
+            .max();
+        Self {
+            row: deepest.unwrap_or(row),
+            nodes,
+            ..Self::tables_of(plan)
+        }
+    }
+
+    /// How many nodes [`QueensWork::constellations_within`] cuts at `row`.
+    pub(crate) fn count_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> usize {
+        let mut count = 0;
+        Self::visit_constellations(plan, row, shard, frames, &mut |_| count += 1);
+        count
+    }
+
+    /// The tasks of a cut at `row`, each too deep for `frames` frames replaced by its children, recursively.
+    fn visit_constellations(
+        plan: &Plan,
+        row: u32,
+        shard: Shard,
+        frames: u32,
+        each: &mut dyn FnMut(&Task),
+    ) {
+        let shallow_rows = Self::tables_of(plan).rows_within(frames);
+        let too_deep =
+            |task: &Task| shallow_rows[task.constellation as usize] >> task.row(plan.n) & 1 == 0;
+        plan.visit_deeper(row, shard, &too_deep, each);
+    }
+
+    /// `plan`'s tables, without nodes.
+    fn tables_of(plan: &Plan) -> Self {
+        Self {
+            n: plan.n,
+            row: 0,
+            nodes: Vec::new(),
+            tables: plan.tables.clone(),
+            row_masks: true,
+        }
+    }
+}
+
+impl QueensWork {
+    /// The most frames a lane's stack holds under `node` (levels 2 and up, see the shader's stack comment): one
+    /// for each row from the node's to the one before the last that can leave a candidate untried, which a row
+    /// limited to one column (a constellation's border queen) never does.
+    pub fn frames_below(&self, node: &QueensNode) -> u32 {
+        self.frames_from(node.constellation as usize, self.n - node.open.count_ones())
+    }
+
+    /// [`QueensWork::frames_below`] for a node of table `table` in row `row`.
+    fn frames_from(&self, table: usize, row: u32) -> u32 {
+        let table = &self.tables[table];
+        (row..self.n.saturating_sub(1))
+            .filter(|&r| !self.row_masks || table[r as usize].count_ones() > 1)
+            .count() as u32
+    }
+
+    /// For each table, bit r set when a node of it in row r needs at most `frames` frames: one lookup a node
+    /// where a cut has millions of them.
+    pub(crate) fn rows_within(&self, frames: u32) -> Vec<u32> {
+        (0..self.tables.len())
+            .map(|table| {
+                (0..self.n.min(32))
+                    .filter(|&row| self.frames_from(table, row) <= frames)
+                    .fold(0, |rows, row| rows | 1 << row)
+            })
+            .collect()
+    }
+
+    /// The same work with only the nodes `keep` picks.
+    pub(crate) fn only(&self, keep: impl Fn(&QueensNode) -> bool) -> Self {
+        Self {
+            nodes: self
+                .nodes
+                .iter()
+                .copied()
+                .filter(|node| keep(node))
+                .collect(),
+            tables: self.tables.clone(),
+            ..*self
+        }
+    }
+}
+
+impl From<&Task> for QueensNode {
+    fn from(task: &Task) -> Self {
+        Self {
+            open: task.open,
+            left: task.left,
+            right: task.right,
+            constellation: task.constellation,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_keep_their_masks() {
+        let plan = Plan::new(12);
+        let task = plan.tasks(5, Shard::WHOLE)[7];
+        let packed = QueensNode::from(&task);
+        assert_eq!(
+            (packed.open, packed.left, packed.right, packed.constellation),
+            (task.open, task.left, task.right, task.constellation)
+        );
+    }
+
+    #[test]
+    fn nodes_too_deep_for_the_stacks_are_cut_deeper_and_count_the_same() {
+        // N=12 cut at row 1 with room for 4 frames: most nodes must go down several rows, each by its own
+        // constellation's free rows; the weighted counts below them still add up to the published total.
+        let plan = Plan::new(12);
+        let work = QueensWork::constellations_within(&plan, 1, Shard::WHOLE, 4);
+        let rows: Vec<u32> = work
+            .nodes
+            .iter()
+            .map(|node| 12 - node.open.count_ones())
+            .collect();
+        assert!(rows.iter().any(|&r| r > 2), "{rows:?}");
+        assert!(work.nodes.iter().all(|node| work.frames_below(node) <= 4));
+        let total: u64 = work
+            .nodes
+            .iter()
+            .map(|node| {
+                let task = Task {
+                    constellation: node.constellation,
+                    open: node.open,
+                    left: node.left,
+                    right: node.right,
+                };
+                plan.weight(&task) * plan.count_task(&task)
+            })
+            .sum();
+        assert_eq!(total, 14_200);
+        // With the shallow stacks' room, small boards are not cut deeper than asked.
+        let shallow = QueensWork::constellations(&plan, 3, Shard::WHOLE);
+        assert_eq!(shallow.nodes.len(), plan.count_tasks(3, Shard::WHOLE));
+    }
+}
