@@ -77,12 +77,20 @@ impl QueensWork {
     /// kernel's levels cut deeper until its children's do: the deep kernel runs half as many lanes a core, and
     /// at N=23 every node of a cut at row 5 needed it (docs/benchmarks.md, "Ray").
     pub fn constellations(plan: &Plan, row: u32, shard: Shard) -> Self {
-        Self::constellations_within(plan, row, shard, SHALLOW_FRAMES)
+        Self::constellations_within(plan, row, shard, SHALLOW_FRAMES, 0)
     }
 
-    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow).
-    pub(crate) fn constellations_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
-        let mut nodes = Vec::new();
+    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow), with
+    /// room made for `expected` nodes at once (a count of them, where the caller has one: at N=23 a shard's
+    /// cut is a gigabyte, and a vector grown by doubling would hold up to twice that).
+    pub(crate) fn constellations_within(
+        plan: &Plan,
+        row: u32,
+        shard: Shard,
+        frames: u32,
+        expected: usize,
+    ) -> Self {
+        let mut nodes = Vec::with_capacity(expected);
         Self::visit_constellations(plan, row, shard, frames, &mut |task| {
             nodes.push(QueensNode::from(task))
         });
@@ -204,7 +212,7 @@ mod tests {
         // N=12 cut at row 1 with room for 4 frames: most nodes must go down several rows, each by its own
         // constellation's free rows; the weighted counts below them still add up to the published total.
         let plan = Plan::new(12);
-        let work = QueensWork::constellations_within(&plan, 1, Shard::WHOLE, 4);
+        let work = QueensWork::constellations_within(&plan, 1, Shard::WHOLE, 4, 0);
         let rows: Vec<u32> = work
             .nodes
             .iter()
