@@ -318,7 +318,7 @@ impl QueensKernel {
         let for_host = plan.clone();
         let symmetric = move || {
             let started = Instant::now();
-            let counts = symmetric_counts(n, for_host.as_deref());
+            let counts = symmetric_counts(n, for_host.as_deref(), shard);
             (counts, started.elapsed().as_secs_f64())
         };
         #[cfg(not(target_arch = "wasm32"))]
@@ -691,11 +691,11 @@ pub(crate) fn by_stack(
 }
 
 /// The symmetric solutions a count's classes need: the board's two counts for a whole board (`plan` none), or
-/// each constellation's of `plan` ([`Plan::symmetric`]).
-pub(crate) fn symmetric_counts(n: u32, plan: Option<&Plan>) -> Vec<(u64, u64)> {
+/// those of each of the shard's constellations of `plan` ([`Plan::symmetric_of`]).
+pub(crate) fn symmetric_counts(n: u32, plan: Option<&Plan>, shard: Shard) -> Vec<(u64, u64)> {
     match plan {
         None => vec![symmetric::fixed_counts(n)],
-        Some(plan) => plan.symmetric(),
+        Some(plan) => plan.symmetric_of(shard),
     }
 }
 

@@ -168,7 +168,7 @@ pub fn count_on_many(
     let (symmetric, symmetric_seconds) = std::thread::scope(|scope| {
         let symmetric = scope.spawn(|| {
             let started = Instant::now();
-            let counts = symmetric_counts(n, plan.as_ref());
+            let counts = symmetric_counts(n, plan.as_ref(), shard);
             (counts, started.elapsed().as_secs_f64())
         });
         // The shallow kernel's nodes, then the deep one's (usually none), each shared among the GPUs that

@@ -61,6 +61,13 @@ pub fn fixed_by_half_turn(n: u32) -> u64 {
 /// Hands each solution of an `n`-board that a half turn leaves unchanged to `each`, as its queens' columns
 /// row by row (see [`fixed_by_half_turn`]).
 pub fn visit_half_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
+    visit_half_turn_fixed_from(n, &[], each);
+}
+
+/// [`visit_half_turn_fixed`] for the solutions with a queen on each of `placed`'s squares (each with its
+/// half-turn partner; a square given twice, or its partner given too, counts once). Rows already placed are
+/// passed over, so a caller that fixes the queens on the border searches only below them.
+pub fn visit_half_turn_fixed_from(n: u32, placed: &[(u32, u32)], each: &mut dyn FnMut(&[u32])) {
     if n == 1 {
         return each(&[0]);
     }
@@ -71,9 +78,23 @@ pub fn visit_half_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
         // The middle row's queen must be its own partner: the centre square.
         start.take(n, middle, middle);
     }
+    for &(row, col) in placed {
+        for (r, c) in [(row, col), (n - 1 - row, n - 1 - col)] {
+            let already = start.rows >> r & 1 == 1 && start.board[r as usize] == c;
+            if already {
+                continue;
+            }
+            if !start.take(n, r, c) {
+                return;
+            }
+        }
+    }
     fn search(n: u32, mask: u32, row: u32, lines: Lines, each: &mut dyn FnMut(&[u32])) {
         if row == n / 2 {
             return each(&lines.board[..n as usize]);
+        }
+        if lines.rows >> row & 1 == 1 {
+            return search(n, mask, row + 1, lines, each);
         }
         // Column c of row i is on rising diagonal i + c (bit c of `rising >> i`) and on falling diagonal
         // i − c + n − 1, whose half-turn partner n − 1 − i + c is taken exactly when it is (bit c of
@@ -113,6 +134,12 @@ pub fn fixed_by_quarter_turn(n: u32) -> u64 {
 /// Hands each solution of an `n`-board that a quarter turn leaves unchanged to `each`, as its queens' columns
 /// row by row (see [`fixed_by_quarter_turn`]).
 pub fn visit_quarter_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
+    visit_quarter_turn_fixed_from(n, None, each);
+}
+
+/// [`visit_quarter_turn_fixed`] for the solutions whose row 0 has its queen in column `top` (with its three
+/// turned copies), or all of them (`None`).
+pub fn visit_quarter_turn_fixed_from(n: u32, top: Option<u32>, each: &mut dyn FnMut(&[u32])) {
     if n == 1 {
         return each(&[0]);
     }
@@ -123,6 +150,16 @@ pub fn visit_quarter_turn_fixed(n: u32, each: &mut dyn FnMut(&[u32])) {
     if n % 2 == 1 {
         // The middle row's queen turns onto the middle column: it must be the centre.
         start.take(n, n / 2, n / 2);
+    }
+    if let Some(col) = top {
+        let (mut r, mut c) = (0, col);
+        for _ in 0..4 {
+            // A corner queen turns onto the next corner; the four are distinct unless they clash.
+            if !start.take(n, r, c) {
+                return;
+            }
+            (r, c) = (c, n - 1 - r);
+        }
     }
     fn search(n: u32, lines: Lines, each: &mut dyn FnMut(&[u32])) {
         let row = (!lines.rows).trailing_zeros();
