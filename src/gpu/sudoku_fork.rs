@@ -76,7 +76,8 @@ pub struct ForkStats {
     pub slots: u32,
     /// Seconds packing and uploading the batch.
     pub upload_seconds: f64,
-    /// Seconds from the first submission until every puzzle had finished.
+    /// Seconds from the first submission until every puzzle had finished (with a small batch's puzzles
+    /// answered during the search).
     pub search_seconds: f64,
     /// Seconds reading the results back and handing them on.
     pub download_seconds: f64,
