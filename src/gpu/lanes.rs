@@ -455,25 +455,18 @@ impl LaneKernel {
         // Each puzzle's answer, where the first part's read-back already made it.
         let mut made_early: Option<Vec<Option<T>>> = None;
         loop {
-            let runs = if early.is_some() {
-                RUNS_PER_SUBMISSION - EARLY_RUNS
-            } else {
-                RUNS_PER_SUBMISSION
-            };
+            // The first part's runs, if any, were submitted already; the rest make up a submission's worth.
+            let earlier = if early.is_some() { EARLY_RUNS } else { 0 };
             let results_to = copy_along.then_some(&buffers.batch.results_read);
             submit(
                 first.take(),
-                runs,
+                RUNS_PER_SUBMISSION - earlier,
                 budget,
                 &buffers.lanes.control_read,
                 results_to,
             );
             let submitted = early.unwrap_or_else(Instant::now);
-            let runs = if early.is_some() {
-                RUNS_PER_SUBMISSION
-            } else {
-                runs
-            };
+            let runs = RUNS_PER_SUBMISSION;
             if early.take().is_some() {
                 let state = read_control(ctx, &buffers.lanes.control_early_read).await?;
                 stats.submissions += 1;

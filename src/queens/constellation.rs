@@ -357,6 +357,15 @@ impl Plan {
         found
     }
 
+    /// Each constellation's place in the plan.
+    fn index(&self) -> HashMap<Constellation, usize> {
+        self.constellations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i))
+            .collect()
+    }
+
     /// The solutions a quarter turn and a half turn leave unchanged, credited to their constellations' orbits:
     /// `(quarter, half)` per constellation, over its whole orbit.
     pub fn symmetric(&self) -> Vec<(u64, u64)> {
@@ -364,12 +373,7 @@ impl Plan {
         if self.n < 2 {
             return out;
         }
-        let index: HashMap<Constellation, usize> = self
-            .constellations
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i))
-            .collect();
+        let index = self.index();
         let n = self.n;
         let slot = |columns: &[u32]| {
             let rep = Constellation::of_solution(n, columns).canonical(n);
@@ -393,12 +397,7 @@ impl Plan {
         if n < 2 {
             return out;
         }
-        let index: HashMap<Constellation, usize> = self
-            .constellations
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i))
-            .collect();
+        let index = self.index();
         // The shard's index of a constellation whose queens can stand together, if the plan holds it (one
         // without solutions may be missing: then no symmetric solution has it either).
         let held = |c: Constellation| {
