@@ -270,17 +270,17 @@ impl QueensKernel {
                     })
                 };
                 let mut frames = SHALLOW_FRAMES;
-                let (mut row, mut nodes) = cut_within(frames);
+                let (mut row, nodes) = cut_within(frames);
                 if nodes > max_nodes(ctx) {
                     // The shallow stacks need more nodes than a binding holds (a shard of N=24 in 128 needs
                     // 455M): the nodes are cut as they come, and the deep kernel takes those that need it.
                     frames = DEEP - 2;
-                    (row, nodes) = cut_within(frames);
+                    (row, _) = cut_within(frames);
                 }
                 let orbits = (0..plan.constellations.len())
                     .filter(|&i| shard.holds(i))
                     .count();
-                let work = QueensWork::constellations_within(plan, row, shard, frames, nodes);
+                let work = QueensWork::constellations_within(plan, row, shard, frames);
                 (work, orbits as u64)
             }
         };

@@ -77,53 +77,113 @@ impl QueensWork {
     /// kernel's levels cut deeper until its children's do: the deep kernel runs half as many lanes a core, and
     /// at N=23 every node of a cut at row 5 needed it (docs/benchmarks.md, "Ray").
     pub fn constellations(plan: &Plan, row: u32, shard: Shard) -> Self {
-        Self::constellations_within(plan, row, shard, SHALLOW_FRAMES, 0)
+        Self::constellations_within(plan, row, shard, SHALLOW_FRAMES)
     }
 
-    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow), with
-    /// room made for `expected` nodes at once (a count of them, where the caller has one: at N=23 a shard's
-    /// cut is a gigabyte, and a vector grown by doubling would hold up to twice that).
-    pub(crate) fn constellations_within(
-        plan: &Plan,
-        row: u32,
-        shard: Shard,
-        frames: u32,
-        expected: usize,
-    ) -> Self {
-        let mut nodes = Vec::with_capacity(expected);
-        Self::visit_constellations(plan, row, shard, frames, &mut |task| {
-            nodes.push(QueensNode::from(task))
-        });
-        let deepest = nodes
-            .iter()
-            .map(|node| plan.n - node.open.count_ones())
-            .max();
+    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow). The
+    /// cut is made on every core natively (at N=23 a shard in 64 has 68M nodes, 2.2 s on one core): each
+    /// constellation's nodes are counted, then written into their own part of one vector of the exact size.
+    pub(crate) fn constellations_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
+        let tables = Self::tables_of(plan);
+        let shallow_rows = tables.rows_within(frames);
+        let counts = Self::counts_within(plan, row, shard, &shallow_rows);
+        let mut nodes: Vec<QueensNode> =
+            bytemuck::zeroed_vec(counts.iter().map(|&(_, count)| count).sum());
+        // Each constellation's part of the vector, in the shard's order.
+        let mut parts = Vec::with_capacity(counts.len());
+        let mut rest = &mut nodes[..];
+        for &(start, count) in &counts {
+            let (part, after) = rest.split_at_mut(count);
+            parts.push((start, part));
+            rest = after;
+        }
+        let fill = |(start, part): (Task, &mut [QueensNode])| {
+            let mut at = 0;
+            let mut deepest = 0;
+            Self::visit_from(plan, start, row, &shallow_rows, &mut |task| {
+                part[at] = QueensNode::from(task);
+                at += 1;
+                deepest = deepest.max(task.row(plan.n));
+            });
+            debug_assert_eq!(
+                at,
+                part.len(),
+                "the second walk of a cut makes what the first counted"
+            );
+            deepest
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let deepest = {
+            use rayon::prelude::*;
+            parts.into_par_iter().map(fill).max()
+        };
+        #[cfg(target_arch = "wasm32")]
+        let deepest = parts.into_iter().map(fill).max();
         Self {
             row: deepest.unwrap_or(row),
             nodes,
-            ..Self::tables_of(plan)
+            ..tables
         }
     }
 
     /// How many nodes [`QueensWork::constellations_within`] cuts at `row`.
     pub(crate) fn count_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> usize {
-        let mut count = 0;
-        Self::visit_constellations(plan, row, shard, frames, &mut |_| count += 1);
-        count
+        let shallow_rows = Self::tables_of(plan).rows_within(frames);
+        Self::counts_within(plan, row, shard, &shallow_rows)
+            .iter()
+            .map(|&(_, count)| count)
+            .sum()
     }
 
-    /// The tasks of a cut at `row`, each too deep for `frames` frames replaced by its children, recursively.
-    fn visit_constellations(
+    /// Where the shard's cut at `row` may be shared among threads, each with the nodes its walk makes (on
+    /// every core natively): the constellations' roots, or where a shard holds few constellations (a shard of
+    /// N=24 in 1,024 holds 22, some with ten times the nodes of others), the tasks their walks reach in row
+    /// `SPLIT_ROW` or the first row below it with enough of them.
+    fn counts_within(
         plan: &Plan,
         row: u32,
         shard: Shard,
-        frames: u32,
+        shallow_rows: &[u32],
+    ) -> Vec<(Task, usize)> {
+        /// Fewer starts than this are split into the tasks of their rows below.
+        const FEW: usize = 1024;
+        const SPLIT_ROW: u32 = 3;
+        let held: Vec<usize> = (0..plan.constellations.len())
+            .filter(|&i| shard.holds(i))
+            .collect();
+        let mut starts: Vec<Task> = held.iter().map(|&i| plan.root(i)).collect();
+        let too_deep = Self::too_deep(plan, shallow_rows);
+        let mut until = SPLIT_ROW;
+        // Rows a constellation's border queens fill leave no choice, so one row may not be enough.
+        while starts.len() < FEW && until < plan.n.saturating_sub(2) {
+            starts = held
+                .iter()
+                .flat_map(|&i| plan.starts(i, row, until, &too_deep))
+                .collect();
+            until += 1;
+        }
+        super::map_each(&starts, |&start| {
+            let mut count = 0;
+            Self::visit_from(plan, start, row, shallow_rows, &mut |_| count += 1);
+            (start, count)
+        })
+    }
+
+    /// The nodes of a cut at `row` below `start`, each too deep for the frames `shallow_rows` allows
+    /// ([`QueensWork::rows_within`]) replaced by its children, recursively.
+    fn visit_from(
+        plan: &Plan,
+        start: Task,
+        row: u32,
+        shallow_rows: &[u32],
         each: &mut dyn FnMut(&Task),
     ) {
-        let shallow_rows = Self::tables_of(plan).rows_within(frames);
-        let too_deep =
-            |task: &Task| shallow_rows[task.constellation as usize] >> task.row(plan.n) & 1 == 0;
-        plan.visit_deeper(row, shard, &too_deep, each);
+        plan.visit_from_deeper(start, row, &Self::too_deep(plan, shallow_rows), each);
+    }
+
+    /// Whether a task's stack would not fit the frames `shallow_rows` allows.
+    fn too_deep<'a>(plan: &'a Plan, shallow_rows: &'a [u32]) -> impl Fn(&Task) -> bool + 'a {
+        move |task: &Task| shallow_rows[task.constellation as usize] >> task.row(plan.n) & 1 == 0
     }
 
     /// `plan`'s tables, without nodes.
@@ -212,7 +272,7 @@ mod tests {
         // N=12 cut at row 1 with room for 4 frames: most nodes must go down several rows, each by its own
         // constellation's free rows; the weighted counts below them still add up to the published total.
         let plan = Plan::new(12);
-        let work = QueensWork::constellations_within(&plan, 1, Shard::WHOLE, 4, 0);
+        let work = QueensWork::constellations_within(&plan, 1, Shard::WHOLE, 4);
         let rows: Vec<u32> = work
             .nodes
             .iter()

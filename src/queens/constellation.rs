@@ -226,7 +226,7 @@ impl Plan {
     }
 
     /// The search's starting point below constellation `i`: row 0's queen placed.
-    fn root(&self, i: usize) -> Task {
+    pub fn root(&self, i: usize) -> Task {
         let bit = 1 << self.constellations[i].top;
         Task {
             constellation: i as u32,
@@ -251,23 +251,61 @@ impl Plan {
         deeper: &dyn Fn(&Task) -> bool,
         each: &mut dyn FnMut(&Task),
     ) {
-        let stop = row.clamp(1, self.n.saturating_sub(1).max(1));
-        let deepest = self.n.saturating_sub(2).max(stop);
         for i in (0..self.constellations.len()).filter(|&i| shard.holds(i)) {
-            self.expand(self.root(i), stop, deepest, deeper, each);
+            self.visit_from_deeper(self.root(i), row, deeper, each);
         }
     }
 
+    /// Where [`Plan::visit_deeper`]'s walk of constellation `i` reaches row `until`, or ends above it: tasks
+    /// from which [`Plan::visit_from_deeper`] makes the same nodes, each walk independent of the others (so a
+    /// caller may share one constellation's cut among threads).
+    pub fn starts(
+        &self,
+        i: usize,
+        row: u32,
+        until: u32,
+        deeper: &dyn Fn(&Task) -> bool,
+    ) -> Vec<Task> {
+        let (stop, deepest) = self.bounds(row);
+        let mut starts = Vec::new();
+        self.expand(self.root(i), stop, deepest, until, deeper, &mut |task| {
+            starts.push(*task)
+        });
+        starts
+    }
+
+    /// [`Plan::visit_deeper`]'s walk below `task` (a constellation's root, or one of its [`Plan::starts`]).
+    pub fn visit_from_deeper(
+        &self,
+        task: Task,
+        row: u32,
+        deeper: &dyn Fn(&Task) -> bool,
+        each: &mut dyn FnMut(&Task),
+    ) {
+        let (stop, deepest) = self.bounds(row);
+        self.expand(task, stop, deepest, u32::MAX, deeper, each);
+    }
+
+    /// The rows a cut at `row` stops at: at least that one (kept within 1..=n−1, so that no board is completed
+    /// while cutting), and at most the row two before the last.
+    fn bounds(&self, row: u32) -> (u32, u32) {
+        let stop = row.clamp(1, self.n.saturating_sub(1).max(1));
+        (stop, self.n.saturating_sub(2).max(stop))
+    }
+
+    /// The walk below `task`: a task in row `stop` or lower becomes a node unless `deeper` holds for it above
+    /// row `deepest`; any task in row `until` is handed over as it is.
     fn expand(
         &self,
         task: Task,
         stop: u32,
         deepest: u32,
+        until: u32,
         deeper: &dyn Fn(&Task) -> bool,
         each: &mut dyn FnMut(&Task),
     ) {
         let row = task.row(self.n);
-        if row >= stop && (row >= deepest || !deeper(&task)) {
+        if row >= until || row >= stop && (row >= deepest || !deeper(&task)) {
             each(&task);
             return;
         }
@@ -275,7 +313,7 @@ impl Plan {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            self.expand(task.child(bit), stop, deepest, deeper, each);
+            self.expand(task.child(bit), stop, deepest, until, deeper, each);
         }
     }
 
@@ -600,6 +638,27 @@ mod tests {
             assert_eq!(pair[0], Constellation::of_solution(n, &cols));
             assert_eq!(pair[1], Constellation::of_solution(n, &mirror(&cols)));
             cols = turn(&cols);
+        }
+    }
+
+    #[test]
+    fn walks_from_the_starts_make_the_same_nodes() {
+        // Row by row as the cut goes deeper for some tasks (here those whose open columns have an odd count);
+        // starts in rows below, above and at the cut row.
+        let plan = Plan::new(11);
+        let deeper = |task: &Task| task.open.count_ones() % 2 == 1 && task.row(11) < 7;
+        for row in [1, 3, 5] {
+            let mut whole = Vec::new();
+            plan.visit_deeper(row, Shard::WHOLE, &deeper, &mut |task| whole.push(*task));
+            for until in [2, 3, 4, 6] {
+                let mut split = Vec::new();
+                for i in 0..plan.constellations.len() {
+                    for start in plan.starts(i, row, until, &deeper) {
+                        plan.visit_from_deeper(start, row, &deeper, &mut |task| split.push(*task));
+                    }
+                }
+                assert_eq!(split, whole, "cut at row {row}, started at row {until}");
+            }
         }
     }
 }
