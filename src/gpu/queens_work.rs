@@ -137,31 +137,37 @@ impl QueensWork {
 
     /// Where the shard's cut at `row` may be shared among threads, each with the nodes its walk makes (on
     /// every core natively): the constellations' roots, or where a shard holds few constellations (a shard of
-    /// N=24 in 1,024 holds 22, some with ten times the nodes of others), the tasks their walks reach in row
-    /// `SPLIT_ROW` or the first row below it with enough of them.
+    /// N=24 in 1,024 holds 22, some with ten times the nodes of others), the tasks each one's walk reaches in row 3
+    /// or the first row below it with enough of them.
     fn counts_within(
         plan: &Plan,
         row: u32,
         shard: Shard,
         shallow_rows: &[u32],
     ) -> Vec<(Task, usize)> {
-        /// Fewer starts than this are split into the tasks of their rows below.
+        /// Shards holding fewer constellations than this split each into at least `PARTS` starts.
         const FEW: usize = 1024;
-        const SPLIT_ROW: u32 = 3;
+        const PARTS: usize = 64;
         let held: Vec<usize> = (0..plan.constellations.len())
             .filter(|&i| shard.holds(i))
             .collect();
-        let mut starts: Vec<Task> = held.iter().map(|&i| plan.root(i)).collect();
         let too_deep = Self::too_deep(plan, shallow_rows);
-        let mut until = SPLIT_ROW;
-        // Rows a constellation's border queens fill leave no choice, so one row may not be enough.
-        while starts.len() < FEW && until < plan.n.saturating_sub(2) {
-            starts = held
-                .iter()
-                .flat_map(|&i| plan.starts(i, row, until, &too_deep))
-                .collect();
-            until += 1;
-        }
+        let split = |i: usize| {
+            // Rows a constellation's border queens fill leave no choice, so one row down may not be enough.
+            let mut until = 3;
+            loop {
+                let starts = plan.starts(i, row, until, &too_deep);
+                if starts.len() >= PARTS || until + 3 >= plan.n {
+                    return starts;
+                }
+                until += 1;
+            }
+        };
+        let starts: Vec<Task> = if held.len() < FEW {
+            held.iter().flat_map(|&i| split(i)).collect()
+        } else {
+            held.iter().map(|&i| plan.root(i)).collect()
+        };
         super::map_each(&starts, |&start| {
             let mut count = 0;
             Self::visit_from(plan, start, row, shallow_rows, &mut |_| count += 1);
