@@ -152,6 +152,46 @@ fn cancelling_stops_the_count() {
 }
 
 #[test]
+fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
+    // Parts of 40 nodes and 64 lanes: each shard's cut is made in many parts while the GPU counts, the lanes
+    // taking runs of 256 nodes, some across a part's end.
+    let gpu = gpu();
+    let config = QueensConfig {
+        lanes: Some(64),
+        part_nodes: Some(40),
+        ..QueensConfig::default()
+    };
+    for n in [8, 11, 13] {
+        for shard in [
+            Shard::WHOLE,
+            Shard { index: 1, of: 3 },
+            Shard { index: 3, of: 3 },
+        ] {
+            let whole = QueensConfig {
+                constellations: true,
+                ..config
+            };
+            let (classes, stats) = gpu.count(n, shard, whole);
+            assert_eq!(
+                classes,
+                queens::constellation::count(n, shard),
+                "N={n}, {shard}"
+            );
+            assert!(n < 11 || stats.nodes > 40 * 8, "N={n}, {shard}: {stats:?}");
+        }
+    }
+    // Cancelled after its first dispatch: the part being made is dropped and nothing waits on it.
+    let run = gpu.kernel.count_blocking(
+        &gpu.ctx,
+        13,
+        Shard { index: 1, of: 2 },
+        config,
+        &mut |_, _| false,
+    );
+    assert!(matches!(run, Err(GpuError::Cancelled)), "{run:?}");
+}
+
+#[test]
 fn the_shallow_kernel_holds_its_deepest_stacks() {
     // N=17 cut at row 2 leaves 15 rows below each node, the most the 16-level stacks take: every level of
     // them, the last included, gets written on the way down. Two nodes of each kind, one by the edge and one

@@ -85,7 +85,14 @@ pub struct QueensConfig {
     pub no_split: bool,
     /// Counts a whole board on its constellations too, not on the mirror split (measurements).
     pub constellations: bool,
+    /// Nodes per part of a constellations' cut made as the GPU counts (`None`: [`PART_NODES`]; tests make it
+    /// small to have many parts).
+    pub part_nodes: Option<usize>,
 }
+
+/// Nodes per part of a constellations' cut made as the GPU counts, natively: 8M nodes are 128 MB, and at most
+/// three parts are held at once (one counted, one made, one waiting between them).
+pub const PART_NODES: usize = 1 << 23;
 
 /// What [`QueensKernel::count_nodes`] counted and how.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,7 +118,8 @@ pub struct QueensStats {
     pub dispatches: u64,
     /// Times the busy lanes gave work to idle ones in the run's tail (`split` in the shader).
     pub splits: u64,
-    /// Host time spent cutting the search into nodes.
+    /// Host time spent cutting the search into nodes before the GPU starts (natively, a constellations' cut is
+    /// only planned then: its nodes are made part by part during the count).
     pub cut_seconds: f64,
     /// Host time spent counting the symmetric solutions (alongside the GPU natively).
     pub symmetric_seconds: f64,
@@ -206,7 +214,7 @@ impl QueensKernel {
     /// at most. `shallow_first`: go deeper until the shallow kernel's stacks hold the nodes (the mirror split,
     /// whose rows widen slowly); else take the first row with enough nodes (constellations, whose rows widen
     /// by a factor of tens, and whose nodes too deep for the shallow stacks `count` counts cut deeper).
-    fn cut(
+    pub(crate) fn cut(
         &self,
         ctx: &GpuContext,
         n: u32,
@@ -323,11 +331,23 @@ impl QueensKernel {
         };
         #[cfg(not(target_arch = "wasm32"))]
         let beside = std::thread::spawn(symmetric);
-        let (work, mut stats) = self.prepare(ctx, n, plan.as_deref(), shard, config);
-        let counted = self.count_nodes(ctx, &work, config, progress).await?;
-        stats.dispatches = counted.dispatches;
-        stats.splits = counted.splits;
-        let total = counted.total;
+        let (total, stats) = match plan.clone() {
+            // Natively a constellations' cut is made part by part as the GPU counts (memory bounded whatever
+            // the shard's size, every node on the shallow kernel); the deep kernel is asked for by tests alone.
+            #[cfg(not(target_arch = "wasm32"))]
+            Some(plan) if !config.deep => {
+                self.count_streamed(ctx, plan, shard, config, progress)
+                    .await?
+            }
+            _ => {
+                let (work, mut stats) = self.prepare(ctx, n, plan.as_deref(), shard, config);
+                let counted = self.count_nodes(ctx, &work, config, progress).await?;
+                stats.dispatches = counted.dispatches;
+                stats.splits = counted.splits;
+                (counted.total, stats)
+            }
+        };
+        let mut stats = stats;
         #[cfg(not(target_arch = "wasm32"))]
         let (counts, seconds) = beside.join().expect("the symmetric count does not panic");
         #[cfg(target_arch = "wasm32")]
@@ -377,7 +397,7 @@ impl QueensKernel {
                     deep,
                     config,
                     part.nodes.len(),
-                    &mut |_| nodes.take(),
+                    &mut |_| nodes.take().map(Cow::Borrowed),
                     &mut |done, _| progress(before + done, all),
                 )
                 .await?;
@@ -403,7 +423,7 @@ impl QueensKernel {
         deep: bool,
         config: QueensConfig,
         total: usize,
-        more: &mut dyn FnMut(usize) -> Option<&'w [QueensNode]>,
+        more: &mut dyn FnMut(usize) -> Option<Cow<'w, [QueensNode]>>,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<NodesCounted, GpuError> {
         let n = work.n;
@@ -468,7 +488,7 @@ impl QueensKernel {
         });
         let nodes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("queens nodes"),
-            contents: bytemuck::cast_slice(packed),
+            contents: bytemuck::cast_slice(&packed),
             usage: wgpu::BufferUsages::STORAGE,
         });
         let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -567,7 +587,7 @@ impl QueensKernel {
             if let Some(run) = run {
                 assert!(run.len() <= room, "a later run fits its queue");
                 ctx.queue
-                    .write_buffer(&given[to - 1], 0, bytemuck::cast_slice(run));
+                    .write_buffer(&given[to - 1], 0, bytemuck::cast_slice(&run));
                 cut_before += if from_cut { queued } else { 0 };
                 (from_cut, source, queued) = (true, to, run.len() as u32);
                 ctx.queue

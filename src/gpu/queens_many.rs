@@ -269,7 +269,7 @@ impl Shared<'_> {
                 &mut |most| {
                     let run = self.pool.take(most)?;
                     taken.push(run.clone());
-                    Some(&nodes[run])
+                    Some(std::borrow::Cow::Borrowed(&nodes[run]))
                 },
                 &mut |done, _| {
                     report(share.nodes + done);

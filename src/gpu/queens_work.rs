@@ -1,6 +1,8 @@
 //! The cut a GPU count hands its lanes: nodes (partial boards, each below a constellation or the mirror split's
 //! table) and the tables they index, and which of the kernel's two stack depths holds each node's search.
 
+use std::ops::Range;
+
 use bytemuck::{Pod, Zeroable};
 
 use crate::queens::constellation::{Plan, Shard, Task};
@@ -80,34 +82,95 @@ impl QueensWork {
         Self::constellations_within(plan, row, shard, SHALLOW_FRAMES)
     }
 
-    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow). The
-    /// cut is made on every core natively (at N=23 a shard in 64 has 68M nodes, 2.2 s on one core): each
-    /// constellation's nodes are counted, then written into their own part of one vector of the exact size.
+    /// [`QueensWork::constellations`], each node's stack within `frames` frames (where the rows allow).
     pub(crate) fn constellations_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
-        let tables = Self::tables_of(plan);
-        let shallow_rows = tables.rows_within(frames);
-        let counts = Self::counts_within(plan, row, shard, &shallow_rows);
+        let cut = CutPlan::new(plan, row, shard, frames);
+        let (nodes, deepest) = cut.make(plan, 0..cut.starts.len());
+        Self {
+            row: deepest.unwrap_or(row),
+            nodes,
+            ..Self::tables_of(plan)
+        }
+    }
+
+    /// How many nodes [`QueensWork::constellations_within`] cuts at `row`.
+    pub(crate) fn count_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> usize {
+        CutPlan::new(plan, row, shard, frames).nodes()
+    }
+}
+
+/// A constellations' cut before its nodes are made: where its walks start and how many nodes each makes. The
+/// walks are independent, so the cut is made on every core natively (at N=23 a shard in 64 has 68M nodes, 2.2 s
+/// on one core), and it can be made part by part as a GPU asks for nodes, in bounded memory whatever its size.
+pub(crate) struct CutPlan {
+    /// The row cut at (deeper where a stack would not fit).
+    row: u32,
+    /// For each table, the rows whose nodes fit the frames asked for ([`QueensWork::rows_within`]).
+    shallow_rows: Vec<u32>,
+    /// The starts, each with the nodes its walk makes.
+    starts: Vec<(Task, usize)>,
+}
+
+impl CutPlan {
+    /// The shard's constellations of `plan` cut at `row`, each node's stack within `frames` frames.
+    pub(crate) fn new(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
+        let shallow_rows = QueensWork::tables_of(plan).rows_within(frames);
+        let starts = QueensWork::counts_within(plan, row, shard, &shallow_rows);
+        Self {
+            row,
+            shallow_rows,
+            starts,
+        }
+    }
+
+    /// The nodes of the whole cut.
+    pub(crate) fn nodes(&self) -> usize {
+        self.starts.iter().map(|&(_, count)| count).sum()
+    }
+
+    /// The starts in parts of about `most` nodes each (at least one start each, so a start of more nodes is a
+    /// part alone), in order; parts with no nodes are left out.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn parts(&self, most: usize) -> Vec<Range<usize>> {
+        let mut parts = Vec::new();
+        let (mut first, mut nodes) = (0, 0);
+        for (i, &(_, count)) in self.starts.iter().enumerate() {
+            if nodes > 0 && nodes + count > most {
+                parts.push(first..i);
+                (first, nodes) = (i, 0);
+            }
+            nodes += count;
+        }
+        if nodes > 0 {
+            parts.push(first..self.starts.len());
+        }
+        parts
+    }
+
+    /// The nodes of the starts `part` (on every core natively), each start's written into its own slice of one
+    /// vector of the exact size; and the deepest row among them (none when there are none).
+    pub(crate) fn make(&self, plan: &Plan, part: Range<usize>) -> (Vec<QueensNode>, Option<u32>) {
+        let starts = &self.starts[part];
         let mut nodes: Vec<QueensNode> =
-            bytemuck::zeroed_vec(counts.iter().map(|&(_, count)| count).sum());
-        // Each constellation's part of the vector, in the shard's order.
-        let mut parts = Vec::with_capacity(counts.len());
+            bytemuck::zeroed_vec(starts.iter().map(|&(_, count)| count).sum());
+        let mut slices = Vec::with_capacity(starts.len());
         let mut rest = &mut nodes[..];
-        for &(start, count) in &counts {
-            let (part, after) = rest.split_at_mut(count);
-            parts.push((start, part));
+        for &(start, count) in starts {
+            let (slice, after) = rest.split_at_mut(count);
+            slices.push((start, slice));
             rest = after;
         }
-        let fill = |(start, part): (Task, &mut [QueensNode])| {
+        let fill = |(start, slice): (Task, &mut [QueensNode])| {
             let mut at = 0;
             let mut deepest = 0;
-            Self::visit_from(plan, start, row, &shallow_rows, &mut |task| {
-                part[at] = QueensNode::from(task);
+            QueensWork::visit_from(plan, start, self.row, &self.shallow_rows, &mut |task| {
+                slice[at] = QueensNode::from(task);
                 at += 1;
                 deepest = deepest.max(task.row(plan.n));
             });
             debug_assert_eq!(
                 at,
-                part.len(),
+                slice.len(),
                 "the second walk of a cut makes what the first counted"
             );
             deepest
@@ -115,26 +178,15 @@ impl QueensWork {
         #[cfg(not(target_arch = "wasm32"))]
         let deepest = {
             use rayon::prelude::*;
-            parts.into_par_iter().map(fill).max()
+            slices.into_par_iter().map(fill).max()
         };
         #[cfg(target_arch = "wasm32")]
-        let deepest = parts.into_iter().map(fill).max();
-        Self {
-            row: deepest.unwrap_or(row),
-            nodes,
-            ..tables
-        }
+        let deepest = slices.into_iter().map(fill).max();
+        (nodes, deepest)
     }
+}
 
-    /// How many nodes [`QueensWork::constellations_within`] cuts at `row`.
-    pub(crate) fn count_within(plan: &Plan, row: u32, shard: Shard, frames: u32) -> usize {
-        let shallow_rows = Self::tables_of(plan).rows_within(frames);
-        Self::counts_within(plan, row, shard, &shallow_rows)
-            .iter()
-            .map(|&(_, count)| count)
-            .sum()
-    }
-
+impl QueensWork {
     /// Where the shard's cut at `row` may be shared among threads, each with the nodes its walk makes (on
     /// every core natively): the constellations' roots, or where a shard holds few constellations (a shard of
     /// N=24 in 1,024 holds 22, some with ten times the nodes of others), the tasks each one's walk reaches in row 3
@@ -193,7 +245,7 @@ impl QueensWork {
     }
 
     /// `plan`'s tables, without nodes.
-    fn tables_of(plan: &Plan) -> Self {
+    pub(crate) fn tables_of(plan: &Plan) -> Self {
         Self {
             n: plan.n,
             row: 0,
@@ -303,5 +355,33 @@ mod tests {
         // With the shallow stacks' room, small boards are not cut deeper than asked.
         let shallow = QueensWork::constellations(&plan, 3, Shard::WHOLE);
         assert_eq!(shallow.nodes.len(), plan.count_tasks(3, Shard::WHOLE));
+    }
+
+    #[test]
+    fn parts_of_a_cut_make_its_nodes() {
+        // A shard of N=12 in parts of about 50 nodes: every start in exactly one part, each part near the
+        // size asked (one start alone may pass it), and the parts' nodes the whole cut's, in order.
+        let plan = Plan::new(12);
+        let shard = Shard { index: 2, of: 3 };
+        let cut = CutPlan::new(&plan, 4, shard, SHALLOW_FRAMES);
+        let parts = cut.parts(50);
+        assert!(parts.len() > 3, "{parts:?}");
+        assert_eq!(parts.first().map(|p| p.start), Some(0));
+        assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
+        let largest = cut
+            .starts
+            .iter()
+            .map(|&(_, count)| count)
+            .max()
+            .unwrap_or(0);
+        let mut nodes = Vec::new();
+        for part in parts {
+            let (made, _) = cut.make(&plan, part);
+            assert!(!made.is_empty() && made.len() <= 50.max(largest));
+            nodes.extend(made);
+        }
+        let whole = QueensWork::constellations_within(&plan, 4, shard, SHALLOW_FRAMES);
+        assert_eq!(nodes, whole.nodes);
+        assert_eq!(nodes.len(), cut.nodes());
     }
 }

@@ -217,6 +217,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         deep: args.gpu_deep,
         no_split: args.gpu_no_split,
         constellations: args.gpu_constellations,
+        part_nodes: None,
     };
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     if args.shard.is_some() {
