@@ -197,7 +197,8 @@ impl QueensWork {
         shard: Shard,
         shallow_rows: &[u32],
     ) -> Vec<(Task, usize)> {
-        /// Shards holding fewer constellations than this split each into at least `PARTS` starts.
+        /// Shards holding fewer constellations than this split each into `PARTS` starts or more, where its
+        /// rows allow.
         const FEW: usize = 1024;
         const PARTS: usize = 64;
         let held: Vec<usize> = (0..plan.constellations.len())
