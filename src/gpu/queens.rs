@@ -285,9 +285,7 @@ impl QueensKernel {
                     frames = DEEP - 2;
                     (row, _) = cut_within(frames);
                 }
-                let orbits = (0..plan.constellations.len())
-                    .filter(|&i| shard.holds(i))
-                    .count();
+                let orbits = plan.held(shard).count();
                 let work = QueensWork::constellations_within(plan, row, shard, frames);
                 (work, orbits as u64)
             }
@@ -331,7 +329,7 @@ impl QueensKernel {
         };
         #[cfg(not(target_arch = "wasm32"))]
         let beside = std::thread::spawn(symmetric);
-        let (total, stats) = match plan.clone() {
+        let (total, mut stats) = match plan.clone() {
             // Natively a constellations' cut is made part by part as the GPU counts (memory bounded whatever
             // the shard's size, every node on the shallow kernel); the deep kernel is asked for by tests alone.
             #[cfg(not(target_arch = "wasm32"))]
@@ -347,7 +345,6 @@ impl QueensKernel {
                 (counted.total, stats)
             }
         };
-        let mut stats = stats;
         #[cfg(not(target_arch = "wasm32"))]
         let (counts, seconds) = beside.join().expect("the symmetric count does not panic");
         #[cfg(target_arch = "wasm32")]

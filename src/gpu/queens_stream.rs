@@ -5,6 +5,7 @@
 //! a storage binding holds, and went to the deep kernel), and the GPU starts as soon as the first part is made.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::mpsc;
 
@@ -28,17 +29,23 @@ impl QueensKernel {
     ) -> Result<(u64, QueensStats), GpuError> {
         let started = Instant::now();
         let n = plan.n;
+        // The plan of the last row the choice of row looked at, kept: usually the row chosen.
+        let last = RefCell::new(None);
         let (row, _) = self.cut(ctx, n, config, 1, false, &|row| {
-            QueensWork::count_within(&plan, row, shard, SHALLOW_FRAMES)
+            let cut = CutPlan::new(&plan, row, shard, SHALLOW_FRAMES);
+            let nodes = cut.nodes();
+            last.replace(Some((row, cut)));
+            nodes
         });
-        let cut = CutPlan::new(&plan, row, shard, SHALLOW_FRAMES);
+        let cut = match last.into_inner() {
+            Some((planned, cut)) if planned == row => cut,
+            _ => CutPlan::new(&plan, row, shard, SHALLOW_FRAMES),
+        };
         let total = cut.nodes();
         let parts = cut.parts(config.part_nodes.unwrap_or(PART_NODES).max(1));
         let mut stats = QueensStats {
             nodes: total as u64,
-            constellations: (0..plan.constellations.len())
-                .filter(|&i| shard.holds(i))
-                .count() as u64,
+            constellations: plan.held(shard).count() as u64,
             cut_row: row,
             cut_seconds: started.elapsed().as_secs_f64(),
             ..QueensStats::default()

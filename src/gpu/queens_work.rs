@@ -201,9 +201,7 @@ impl QueensWork {
         /// rows allow.
         const FEW: usize = 1024;
         const PARTS: usize = 64;
-        let held: Vec<usize> = (0..plan.constellations.len())
-            .filter(|&i| shard.holds(i))
-            .collect();
+        let held: Vec<usize> = plan.held(shard).collect();
         let too_deep = Self::too_deep(plan, shallow_rows);
         let split = |i: usize| {
             // Rows a constellation's border queens fill leave no choice, so one row down may not be enough.

@@ -225,6 +225,11 @@ impl Plan {
         }
     }
 
+    /// The indices of the shard's constellations, in order.
+    pub fn held(&self, shard: Shard) -> impl Iterator<Item = usize> {
+        (0..self.constellations.len()).filter(move |&i| shard.holds(i))
+    }
+
     /// The search's starting point below constellation `i`: row 0's queen placed.
     pub fn root(&self, i: usize) -> Task {
         let bit = 1 << self.constellations[i].top;
@@ -251,7 +256,7 @@ impl Plan {
         deeper: &dyn Fn(&Task) -> bool,
         each: &mut dyn FnMut(&Task),
     ) {
-        for i in (0..self.constellations.len()).filter(|&i| shard.holds(i)) {
+        for i in self.held(shard) {
             self.visit_from_deeper(self.root(i), row, deeper, each);
         }
     }
