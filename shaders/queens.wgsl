@@ -67,10 +67,12 @@ struct Control {
 @group(0) @binding(6) var<storage, read_write> donated: array<Node>;
 
 // Invocations per workgroup: one warp on NVIDIA hardware. The host compiles this file once per stack depth
-// (16 or 32 levels) and with or without the row masks (constellations need them, the mirror split does not:
-// its one table only gives the weight, 2), replacing the next two lines.
+// (16 or 32 levels), and without row masks (the mirror split: its one table only gives the weight, 2), with them
+// read from the constellation's table, or with them worked out from the border queens (`COMPUTED`, see
+// `candidates`), replacing the next three lines.
 const DEPTH: u32 = 16u;
 const ROW_MASKS: bool = true;
+const COMPUTED: bool = false;
 const GROUP: u32 = 32u;
 
 // The stacks. A frame is one row of a search: its open columns (not yet taken), the columns its diagonals
@@ -140,11 +142,100 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
     *top = select(select(below, parent, keep), vec4<u32>(open, left, right, free), enter);
 }
 
+// Constellations without a table read per step (`COMPUTED`). Each step of `step` reads its child's row mask
+// from the constellation's table: one word, but the 32 lanes of a group hold nodes of as many constellations,
+// so the read touches as many cache lines, and those steps take 1.5 times a mirror step. Here the masks are
+// worked out in registers from four numbers a lane loads with its node (the host writes them in place of its
+// table, `Masks::Computed`):
+// - The bottom queen's column is never open: the bottom row is not searched (a board is full once the row
+//   above it is) and a board's last queen needs no step. Its diagonals upward are `attacked`, two shifts.
+// - The queens of the left and right columns (rows k and l) attack upward along one diagonal each, towards
+//   the board. Those are ordinary diagonal bits that reach column 0 (or n − 1) at row k (or l): the lane puts
+//   them into its node's diagonals, where they move as the queens' own do. So every row above k is spared the
+//   squares that attack the left queen, as the table's masks spared them.
+// - Rows k and l take their queen's column only (the diagonals are not asked: their own bit is there, and no
+//   queen above attacks it). The first of the two takes `first_side`, the other the side column left open.
+var<private> bottom: u32;       // the bottom queen's column, as a bit
+var<private> forced_rows: u32;  // bit c set: the row with c columns open before its queen (n − c) is k or l
+var<private> first_side: u32;   // the column of whichever of k and l comes first, as a bit
+var<private> sides: u32;        // columns 0 and n − 1
+var<private> inner: u32;        // every other column
+
+// The columns the row below a frame may take: the frame's child (`open`, `left`, `right`) with `c` − 1 columns
+// open, in row n − c (the bottom row is n − 1 and is not searched: `c` − 1 rows are left below it).
+fn candidates(open: u32, left: u32, right: u32, c: u32) -> u32 {
+    let d = c - 1u;
+    let attacked = (bottom << d) | (bottom >> d);
+    let side = open & sides;
+    let forced = select(side, first_side, side == sides);
+    // `& 31`: the sentinel's child has all 32 bits; a shift by 32 is undefined in SPIR-V (its `forced_rows`
+    // bit 0 is never set: row n is not a row).
+    return select(open & ~(left | right | attacked) & inner, forced, ((forced_rows >> (c & 31u)) & 1u) != 0u);
+}
+
+// `step` on a constellation's computed masks: the same search, the same stack moves.
+fn step_computed(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, weight: u32) {
+    let frame = *top;
+    let below = stack[*slot - GROUP];
+    let c = countOneBits(frame.x);
+    let bit = frame.w & (0u - frame.w);
+    let rest = frame.w ^ bit;
+    let open = frame.x ^ bit;
+    let left = (frame.y | bit) << 1u;
+    let right = (frame.z | bit) >> 1u;
+    let free = candidates(open, left, right, c);
+    *found += select(0u, weight, open == 0u);
+    let enter = free != 0u;
+    let keep = rest != 0u;
+    let parent = vec4<u32>(frame.xyz, rest);
+    if enter && keep {
+        stack[*slot] = parent;
+    }
+    *slot = *slot - GROUP + (min(free, 1u) + min(rest, 1u)) * GROUP;
+    *top = select(select(below, parent, keep), vec4<u32>(open, left, right, free), enter);
+}
+
+// One step of this kernel's kind.
+fn advance(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, table: u32, weight: u32) {
+    if COMPUTED {
+        step_computed(slot, top, found, weight);
+    } else {
+        step(slot, top, found, table, weight);
+    }
+}
+
+// A node's first frame on computed masks (see above): its bottom queen's column closed, the diagonals of the
+// left and right queens below its row put in, its row's candidates; `free` 0 when it has none.
+fn node_frame(node: Node, table: u32) -> vec4<u32> {
+    let n = params.n;
+    bottom = tables[table + 1u];
+    forced_rows = tables[table + 2u];
+    first_side = tables[table + 3u];
+    let k = tables[table + 4u];
+    let l = tables[table + 5u];
+    let open = node.open & ~bottom;
+    let c = countOneBits(open);
+    // Its row: the rows below it to the bottom one, exclusive, are the open columns.
+    let row = n - 1u - c;
+    // A queen in row 0 of the left or right column is the top queen (placed); k or l is 0 then.
+    var right = node.right;
+    if k > row {
+        right |= 1u << (k - row);
+    }
+    var left = node.left;
+    if l > row {
+        left |= 1u << (n - 1u - (l - row));
+    }
+    return vec4<u32>(open, left, right, candidates(open, left, right, c + 1u));
+}
+
 @compute @workgroup_size(32)
 fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) me: u32) {
     let lane = gid.x;
     if lane >= params.lanes { return; }
     let n = params.n;
+    sides = 1u | (1u << (n - 1u));
+    inner = ~sides;
 
     // Unpark: the frames below the top back to their levels, the top to registers.
     stack[GROUP + me] = SENTINEL;
@@ -160,6 +251,12 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     }
     var table = lanes[lane].constellation * 32u;
     var weight = tables[table];
+    if COMPUTED {
+        // A parked lane's constellation's numbers (its frames are in its stack already).
+        bottom = tables[table + 1u];
+        forced_rows = tables[table + 2u];
+        first_side = tables[table + 3u];
+    }
     // Weighted solutions found in this dispatch: at most 8 per step, and steps stay below 2^28, so 32 bits
     // hold them; they join the lane's 64-bit count whenever the lane takes a node, and after the loop.
     var found = 0u;
@@ -180,11 +277,19 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
             found = 0u;
             table = node.constellation * 32u;
             weight = tables[table];
-            let row = n - countOneBits(node.open);
-            let free = node.open & ~(node.left | node.right) & tables[table + row];
-            if free != 0u {
-                top = vec4<u32>(node.open, node.left, node.right, free);
-                slot = 2u * GROUP + me;
+            if COMPUTED {
+                let first = node_frame(node, table);
+                if first.w != 0u {
+                    top = first;
+                    slot = 2u * GROUP + me;
+                }
+            } else {
+                let row = n - countOneBits(node.open);
+                let free = node.open & ~(node.left | node.right) & tables[table + row];
+                if free != 0u {
+                    top = vec4<u32>(node.open, node.left, node.right, free);
+                    slot = 2u * GROUP + me;
+                }
             }
             continue;
         }
@@ -192,22 +297,22 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         // way idles on the sentinel. Loop checks cost as much as a step (measured for N=20: one step per
         // pass 8.1 s, sixteen 5.6 s; sixteen written out 7% faster than a loop of them; 24 no better).
         steps += 15u;
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
-        step(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
+        advance(&slot, &top, &found, table, weight);
     }
 
     total = add(total, found);

@@ -33,14 +33,21 @@ impl Gpu {
     }
 }
 
+// Whole boards on their constellations (natively) and on the mirror split (the browser's count).
 #[test]
 fn counts_match_the_published_ones_up_to_13() {
     let gpu = gpu();
-    for n in 1..=13 {
-        let (classes, stats) = gpu.count(n, Shard::WHOLE, QueensConfig::default());
-        assert_eq!(Some(classes.tally(n)), known(n), "N={n} ({stats:?})");
-        // Same classes as the CPU counter, not only the same sums.
-        assert_eq!(classes, queens::count(n), "N={n}");
+    for mirror in [false, true] {
+        let config = QueensConfig {
+            mirror,
+            ..QueensConfig::default()
+        };
+        for n in 1..=13 {
+            let (classes, stats) = gpu.count(n, Shard::WHOLE, config);
+            assert_eq!(Some(classes.tally(n)), known(n), "N={n} ({stats:?})");
+            // Same classes as the CPU counter, not only the same sums.
+            assert_eq!(classes, queens::count(n), "N={n}, mirror {mirror}");
+        }
     }
 }
 
@@ -91,16 +98,17 @@ fn deep_cuts_and_many_dispatches_count_the_same() {
 fn busy_lanes_give_work_to_idle_ones_and_the_counts_stay_exact() {
     // Few nodes and lanes to spare: once the cut is handed out, the busy lanes give their lowest frames away
     // (the shader's `split`), again and again; small queues of given nodes (four a lane) also run out of room,
-    // which leaves the lanes that found none as they were. Whole boards on the mirror split, shards on their
-    // constellations (row masks and weights), and the same counts with splitting off.
+    // which leaves the lanes that found none as they were. Whole boards on their constellations and on the mirror
+    // split, shards on their constellations, and the same counts with splitting off.
     let gpu = gpu();
     // Where a split comes depends on the dispatches' timing; none ever comes with splitting off.
     for (n, nodes, lanes) in [(12, 1, 64), (14, 4, 64), (15, 50, 128), (15, 50, 256)] {
-        for no_split in [false, true] {
+        for (no_split, mirror) in [(false, false), (true, false), (false, true), (true, true)] {
             let config = QueensConfig {
                 nodes: Some(nodes),
                 lanes: Some(lanes),
                 no_split,
+                mirror,
                 ..QueensConfig::default()
             };
             let (classes, stats) = gpu.count(n, Shard::WHOLE, config);
@@ -167,11 +175,7 @@ fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
             Shard { index: 1, of: 3 },
             Shard { index: 3, of: 3 },
         ] {
-            let whole = QueensConfig {
-                constellations: true,
-                ..config
-            };
-            let (classes, stats) = gpu.count(n, shard, whole);
+            let (classes, stats) = gpu.count(n, shard, config);
             assert_eq!(
                 classes,
                 queens::constellation::count(n, shard),
@@ -291,6 +295,27 @@ fn shards_add_up_to_the_published_counts() {
     }
 }
 
+// Boards wider than 24 columns read each row mask from the constellation's table at every step; narrower ones
+// carry their masks in the frames. Both kernels, with their splits, on the same shards.
+#[test]
+fn row_masks_from_the_table_count_as_those_carried_in_the_frames() {
+    let gpu = gpu();
+    for n in [11, 13] {
+        for index in 1..=3 {
+            let shard = Shard { index, of: 3 };
+            let table = QueensConfig {
+                table_masks: true,
+                ..QueensConfig::default()
+            };
+            let (from_table, _) = gpu.count(n, shard, table);
+            let (carried, _) = gpu.count(n, shard, QueensConfig::default());
+            let on_cpu = queens::constellation::count_parallel(n, shard, &|_, _| {});
+            assert_eq!(from_table, on_cpu, "N={n}, {shard}, masks from the table");
+            assert_eq!(carried, on_cpu, "N={n}, {shard}, masks in the frames");
+        }
+    }
+}
+
 #[test]
 fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
     use forkboard::gpu::queens_many::count_on_many;
@@ -301,12 +326,15 @@ fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
         (ctx, kernel)
     };
     let (a, b) = (open(), open());
-    // Few lanes, so that the cut is handed out in many runs (512 nodes first, then 256 at a time).
+    // Few lanes, so that the cut is handed out in many runs (512 nodes first, then 256 at a time), and a
+    // constellations' cut made in parts of about 300 nodes as the GPUs count; the mirror split's made first.
     let config = QueensConfig {
         lanes: Some(64),
+        part_nodes: Some(300),
         ..QueensConfig::default()
     };
-    for n in [4, 8, 11, 12] {
+    for (n, mirror) in [(4, false), (8, false), (11, false), (12, false), (12, true)] {
+        let config = QueensConfig { mirror, ..config };
         for shard in [Shard::WHOLE, Shard { index: 2, of: 3 }] {
             let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
             let (classes, stats, shares) =
@@ -326,12 +354,18 @@ fn two_gpus_share_the_work_and_one_failing_loses_nothing() {
             }
         }
     }
-    // The second GPU is lost after its first submission: the runs it took go back, the first finishes the count.
-    b.0.lose_device_after(1);
-    let gpus = [(&a.0, &a.1), (&b.0, &b.1)];
-    let (classes, _, shares) = count_on_many(&gpus, 12, Shard::WHOLE, config, &|_, _| {}).unwrap();
-    assert_eq!(Some(classes.tally(12)), known(12));
-    assert!(shares[1].failed.is_some(), "{shares:?}");
+    // The second GPU is lost after its first submission: the parts (or runs) it took go back and are made
+    // again, and the first finishes the count.
+    for mirror in [false, true] {
+        let config = QueensConfig { mirror, ..config };
+        let lost = open();
+        lost.0.lose_device_after(1);
+        let gpus = [(&a.0, &a.1), (&lost.0, &lost.1)];
+        let (classes, _, shares) =
+            count_on_many(&gpus, 12, Shard::WHOLE, config, &|_, _| {}).unwrap();
+        assert_eq!(classes, queens::count(12), "mirror {mirror}");
+        assert!(shares[1].failed.is_some(), "{shares:?}");
+    }
     // With every GPU lost, the count fails (and the caller goes on on the CPU).
     let c = open();
     c.0.lose_device_after(1);

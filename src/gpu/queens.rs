@@ -83,8 +83,12 @@ pub struct QueensConfig {
     pub deep: bool,
     /// Never lets busy lanes give work to idle ones in the run's tail (measurements).
     pub no_split: bool,
-    /// Counts a whole board on its constellations too, not on the mirror split (measurements).
-    pub constellations: bool,
+    /// Counts a whole board on the mirror split instead of its constellations (measurements; the browser's
+    /// [`QueensKernel::count_total`] always does).
+    pub mirror: bool,
+    /// Reads a constellation's row masks from its table at every step instead of working them out from its
+    /// border queens (the kernel before; tests and measurements).
+    pub table_masks: bool,
     /// Nodes per part of a constellations' cut made as the GPU counts (`None`: [`PART_NODES`]; tests make it
     /// small to have many parts).
     pub part_nodes: Option<usize>,
@@ -128,12 +132,74 @@ pub struct QueensStats {
 /// The compiled kernel.
 pub struct QueensKernel {
     layout: wgpu::BindGroupLayout,
-    /// `[row masks][deep]`: stacks of [`SHALLOW`] levels for cuts that leave fewer rows than that (a node r
+    /// `[masks][deep]`: stacks of [`SHALLOW`] levels for cuts that leave fewer rows than that (a node r
     /// rows from the bottom needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top),
-    /// of [`DEEP`] levels otherwise; with the row masks for constellations, without for the mirror split.
-    pipelines: [[wgpu::ComputePipeline; 2]; 2],
+    /// of [`DEEP`] levels otherwise; without row masks for the mirror split, with them for constellations
+    /// (read from their table at each step, or packed into the frames: [`Masks`]).
+    pipelines: [[wgpu::ComputePipeline; 2]; 3],
     /// `split`: busy lanes give their lowest frame's candidates away as nodes.
     split: wgpu::ComputePipeline,
+}
+
+/// How a kernel gets each row's columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Masks {
+    /// No row masks: the mirror split.
+    None = 0,
+    /// Each step reads its child's row mask from the constellation's table.
+    Table = 1,
+    /// Each step works its child's row mask out from the constellation's border queens (the shader's
+    /// `candidates`), which the host writes in place of its table ([`computed_tables`]).
+    Computed = 2,
+}
+
+impl Masks {
+    /// The masks a count of `work` uses.
+    fn of(work: &QueensWork, config: QueensConfig) -> Self {
+        match (work.row_masks, config.table_masks) {
+            (false, _) => Self::None,
+            (true, false) => Self::Computed,
+            (true, true) => Self::Table,
+        }
+    }
+}
+
+/// What the kernel on computed masks reads of each constellation (the shader's `node_frame`), made from its
+/// table of row masks: the weight, the bottom queen's column as a bit, the rows of the left and right queens
+/// as bits `n − row` (rows strictly between the top and bottom ones only: a corner queen is the top or bottom
+/// one), the side column of whichever of those two rows comes first, and the two rows (0 for a corner).
+/// An inner row's mask never holds a side column, so a row whose mask is a lone side column is a side queen's.
+pub(crate) fn computed_tables(n: u32, tables: &[[u32; 32]]) -> Vec<[u32; 32]> {
+    let last = n.saturating_sub(1);
+    tables
+        .iter()
+        .map(|table| {
+            let side_row = |column: u32| {
+                (1..last)
+                    .find(|&row| table[row as usize] == column)
+                    .unwrap_or(0)
+            };
+            let (k, l) = (side_row(1), side_row(1 << last));
+            let row_bit = |row: u32| if row == 0 { 0 } else { 1 << (n - row) };
+            let first_side = match (k, l) {
+                (0, 0) => 0,
+                (0, _) => 1 << last,
+                (_, 0) => 1,
+                _ if k < l => 1,
+                _ => 1 << last,
+            };
+            let mut out = [0u32; 32];
+            out[..6].copy_from_slice(&[
+                table[0],
+                table[last as usize],
+                row_bit(k) | row_bit(l),
+                first_side,
+                k,
+                l,
+            ]);
+            out
+        })
+        .collect()
 }
 
 impl QueensKernel {
@@ -143,16 +209,23 @@ impl QueensKernel {
         let text = include_str!("../../shaders/queens.wgsl");
         let line = format!("const DEPTH: u32 = {SHALLOW}u;");
         let masks_line = "const ROW_MASKS: bool = true;";
+        let computed_line = "const COMPUTED: bool = false;";
         assert!(
-            text.contains(&line) && text.contains(masks_line),
+            text.contains(&line) && text.contains(masks_line) && text.contains(computed_line),
             "the shader declares its stack depth and row masks"
         );
-        let module = |depth: u32, row_masks: bool| {
+        let module = |depth: u32, masks: Masks| {
+            let row_masks = masks != Masks::None;
+            let computed = masks == Masks::Computed;
             let source = wgpu::ShaderModuleDescriptor {
                 label: Some("queens"),
                 source: wgpu::ShaderSource::Wgsl(
                     text.replace(&line, &format!("const DEPTH: u32 = {depth}u;"))
                         .replace(masks_line, &format!("const ROW_MASKS: bool = {row_masks};"))
+                        .replace(
+                            computed_line,
+                            &format!("const COMPUTED: bool = {computed};"),
+                        )
                         .into(),
                 ),
             };
@@ -181,11 +254,9 @@ impl QueensKernel {
         );
         let pipelines = PipelineMaker::new(ctx, "queens", &layout);
         let pipeline = |depth, masks| pipelines.pipeline(&module(depth, masks), "count");
-        let split = pipelines.pipeline(&module(SHALLOW, false), "split");
-        let pipelines = [
-            [pipeline(SHALLOW, false), pipeline(DEEP, false)],
-            [pipeline(SHALLOW, true), pipeline(DEEP, true)],
-        ];
+        let split = pipelines.pipeline(&module(SHALLOW, Masks::None), "split");
+        let pipelines = [Masks::None, Masks::Table, Masks::Computed]
+            .map(|masks| [pipeline(SHALLOW, masks), pipeline(DEEP, masks)]);
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Api(format!(
                 "the N-Queens kernel did not compile: {error}"
@@ -254,8 +325,8 @@ impl QueensKernel {
         (row, nodes)
     }
 
-    /// The cut a count hands the GPU and the stats of making it: the mirror split for a whole board (`plan`
-    /// none), the shard's constellations of `plan` otherwise.
+    /// The cut a count hands the GPU and the stats of making it: the mirror split (`plan` none), or the shard's
+    /// constellations of `plan`.
     pub(crate) fn prepare(
         &self,
         ctx: &GpuContext,
@@ -301,9 +372,9 @@ impl QueensKernel {
     }
 
     /// Counts the solutions of an `n`-board (1..=32), or of the shard's constellations of it, in classes. The
-    /// whole board is counted on the mirror split (faster on a GPU than the constellations: docs/benchmarks.md)
-    /// while the host counts the symmetric solutions; a shard on its constellations while the host credits the
-    /// symmetric solutions to them (so the shards' classes add up). Natively the host works beside the GPU; in a
+    /// whole board is counted on its constellations (or the mirror split, `config.mirror`) while the host counts
+    /// the symmetric solutions; a shard on its constellations while the host credits the symmetric solutions to
+    /// them (so the shards' classes add up). Natively the host works beside the GPU; in a
     /// browser [`QueensKernel::count_total`] lets the caller hand it to a worker instead. `progress(done,
     /// total)` (nodes) is called after each dispatch; returning false cancels.
     pub async fn count(
@@ -319,8 +390,8 @@ impl QueensKernel {
             let _ = progress(0, 0);
             return Ok((Classes::default(), QueensStats::default()));
         }
-        let plan = (shard != Shard::WHOLE || config.constellations)
-            .then(|| std::sync::Arc::new(Plan::new(n)));
+        let plan =
+            (shard != Shard::WHOLE || !config.mirror).then(|| std::sync::Arc::new(Plan::new(n)));
         let for_host = plan.clone();
         let symmetric = move || {
             let started = Instant::now();
@@ -353,7 +424,9 @@ impl QueensKernel {
         Ok((classes_of(plan.as_deref(), shard, total, &counts), stats))
     }
 
-    /// Counts every solution of an `n`-board (1..=32) on the mirror split; see [`QueensKernel::count`].
+    /// Counts every solution of an `n`-board (1..=32) on the mirror split, whose cut is made before the count
+    /// (the browser's: it has no thread to make a constellations' cut part by part while the GPU counts, and at
+    /// N=21 that cut is 22M nodes against the mirror split's 4.5M); see [`QueensKernel::count`].
     pub async fn count_total(
         &self,
         ctx: &GpuContext,
@@ -425,7 +498,8 @@ impl QueensKernel {
     ) -> Result<NodesCounted, GpuError> {
         let n = work.n;
         let lanes = config.lanes;
-        let pipeline = &self.pipelines[usize::from(work.row_masks)][usize::from(deep)];
+        let masks = Masks::of(work, config);
+        let pipeline = &self.pipelines[masks as usize][usize::from(deep)];
         let total = total.min(u32::MAX as usize) as u32;
         if total == 0 {
             return Ok(NodesCounted::default());
@@ -490,7 +564,10 @@ impl QueensKernel {
         });
         let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("queens tables"),
-            contents: bytemuck::cast_slice(&work.tables),
+            contents: bytemuck::cast_slice(&match masks {
+                Masks::Computed => Cow::Owned(computed_tables(n, &work.tables)),
+                _ => Cow::Borrowed(&work.tables[..]),
+            }),
             usage: wgpu::BufferUsages::STORAGE,
         });
         // Fresh buffers are zeroed: every lane starts idle with zero counts.

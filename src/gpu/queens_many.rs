@@ -1,9 +1,12 @@
 //! N-Queens on several GPUs of one host (native only): one cut, whose nodes a thread per GPU pulls in runs
 //! whenever its lanes' queue runs out, so every GPU's lanes stay busy until the cut is used up and a slower or
-//! busier GPU simply takes fewer. Each GPU then has one tail (its busy lanes giving work to idle ones), not one
-//! per chunk. A GPU that fails gives back every run it took (its counts are lost with it) for the others, and
+//! busier GPU simply takes fewer. A constellations' cut is made part by part while the GPUs count (a host thread
+//! a few parts ahead of them, [`MadeParts`]), so memory holds a few parts a GPU, not the cut; the mirror split's
+//! is made whole first. Each GPU then has one tail (its busy lanes giving work to idle ones), not one per chunk.
+//! A GPU that fails gives back every run (or part) it took (its counts are lost with it) for the others, and
 //! stops; the count fails only when every GPU has.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -11,8 +14,10 @@ use std::sync::{Condvar, Mutex};
 use web_time::Instant;
 
 use super::queens::{
-    QueensConfig, QueensKernel, QueensStats, QueensWork, by_stack, classes_of, symmetric_counts,
+    PART_NODES, QueensConfig, QueensKernel, QueensStats, QueensWork, by_stack, classes_of,
+    symmetric_counts,
 };
+use super::queens_stream::MadeParts;
 use super::{GpuContext, GpuError};
 use crate::queens::constellation::Plan;
 use crate::queens::counter::Classes;
@@ -122,7 +127,8 @@ pub struct GpuShare {
 }
 
 /// Counts an `n`-board (or the shard's part of it) on every given GPU; see the module's comment. The whole board
-/// is cut on the mirror split, a shard on its constellations, as on one GPU. `progress(done, total)` (nodes)
+/// and a shard are cut on their constellations (the whole board on the mirror split with `config.mirror`), as on
+/// one GPU. `progress(done, total)` (nodes)
 /// hears of each finished chunk, from any thread.
 pub fn count_on_many(
     gpus: &[(&GpuContext, &QueensKernel)],
@@ -145,10 +151,43 @@ pub fn count_on_many(
         nodes: config.nodes.map(|w| w * gpus.len()),
         ..config
     };
-    let plan = (shard != Shard::WHOLE || config.constellations).then(|| Plan::new(n));
-    let (work, mut stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
-    let parts = by_stack(&work, config);
-    let total_nodes = work.nodes.len() as u64;
+    let started = Instant::now();
+    let plan = (shard != Shard::WHOLE || !config.mirror).then(|| Plan::new(n));
+    // A constellations' cut is made part by part as the GPUs count (as on one GPU); the mirror split's, or
+    // one the deep kernel is asked for, whole before they start.
+    let streamed = plan
+        .as_ref()
+        .filter(|_| !config.deep)
+        .map(|plan| (plan, first_kernel.plan_cut(first_ctx, plan, shard, wide)));
+    let made = streamed.as_ref().map(|(plan, (_, cut))| {
+        let most = config.part_nodes.unwrap_or(PART_NODES);
+        MadeParts::new(plan, cut, most, gpus.len() + 1)
+    });
+    let (stages, mut stats) = match (&streamed, &made) {
+        (Some((plan, (row, cut))), Some(made)) => {
+            let work = QueensWork {
+                row: *row,
+                ..QueensWork::tables_of(plan)
+            };
+            let stats = QueensStats {
+                nodes: cut.nodes() as u64,
+                constellations: plan.held(shard).count() as u64,
+                cut_row: *row,
+                cut_seconds: started.elapsed().as_secs_f64(),
+                ..QueensStats::default()
+            };
+            (vec![(Cow::Owned(work), false, Source::Parts(made))], stats)
+        }
+        _ => {
+            let (work, stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
+            let stages = by_stack(&work, config)
+                .into_iter()
+                .map(|(part, deep)| (Cow::Owned(part.into_owned()), deep, Source::Nodes))
+                .collect::<Vec<_>>();
+            (stages, stats)
+        }
+    };
+    let total_nodes = stats.nodes;
     let sums = Sums::default();
     // Nodes each GPU has finished, for `progress`.
     let finished: Vec<AtomicU64> = gpus.iter().map(|_| AtomicU64::new(0)).collect();
@@ -171,11 +210,16 @@ pub fn count_on_many(
             let counts = symmetric_counts(n, plan.as_ref(), shard);
             (counts, started.elapsed().as_secs_f64())
         });
+        let maker = made.as_ref().map(|made| scope.spawn(|| made.make_all()));
         // The shallow kernel's nodes, then the deep one's (usually none), each shared among the GPUs that
         // have not failed.
         let mut before = 0;
-        for (part, deep) in &parts {
-            let pool = NodePool::new(part.nodes.len());
+        for (part, deep, source) in &stages {
+            let pool = NodePool::new(source.len(part));
+            let stage_nodes = match source {
+                Source::Nodes => part.nodes.len() as u64,
+                Source::Parts(_) => total_nodes,
+            };
             let working: Vec<usize> = (0..gpus.len())
                 .filter(|&i| shares[i].failed.is_none())
                 .collect();
@@ -189,6 +233,8 @@ pub fn count_on_many(
                             part,
                             deep: *deep,
                             config,
+                            total: stage_nodes as usize,
+                            source,
                             pool,
                             sums,
                         };
@@ -206,11 +252,16 @@ pub fn count_on_many(
                 shares[i].seconds += result.seconds;
                 shares[i].failed = result.failed;
             }
-            before += part.nodes.len() as u64;
+            before += stage_nodes;
             if pool.unfinished() {
                 unfinished = true;
                 break;
             }
+        }
+        if let (Some(made), Some(maker)) = (&made, maker) {
+            let deepest = made.stop();
+            maker.join().expect("the cut's maker does not panic");
+            stats.cut_row = deepest.unwrap_or(stats.cut_row);
         }
         symmetric
             .join()
@@ -242,35 +293,74 @@ struct Sums {
     splits: AtomicU64,
 }
 
-/// One part of a cut (the nodes of one kernel) shared among GPUs through a pool.
+/// Where a shared count's nodes come from.
+enum Source<'a> {
+    /// The nodes of the stage's work, made before the count: the pool hands out runs of them.
+    Nodes,
+    /// Parts made as the GPUs count: the pool hands out part numbers.
+    Parts(&'a MadeParts<'a>),
+}
+
+impl Source<'_> {
+    /// What the pool hands out: nodes of `work`, or parts.
+    fn len(&self, work: &QueensWork) -> usize {
+        match self {
+            Source::Nodes => work.nodes.len(),
+            Source::Parts(made) => made.len(),
+        }
+    }
+}
+
+/// One stage of a cut (the nodes of one kernel) shared among GPUs through a pool.
 struct Shared<'a> {
     part: &'a QueensWork,
     deep: bool,
     config: QueensConfig,
+    /// The stage's nodes in all.
+    total: usize,
+    source: &'a Source<'a>,
     pool: &'a NodePool,
     sums: &'a Sums,
 }
 
 impl Shared<'_> {
     /// One GPU's share: runs of the pool counted until it is used up, or until the GPU fails, giving back the
-    /// runs of the count it was in. `report(done)` hears of the nodes it has finished. Returns what it did.
+    /// runs (or parts) of the count it was in. `report(done)` hears of the nodes it has finished. Returns what
+    /// it did.
     fn count(&self, ctx: &GpuContext, kernel: &QueensKernel, report: &dyn Fn(u64)) -> GpuShare {
         let mut share = GpuShare::default();
         while self.pool.begin() {
             let mut taken: Vec<Range<usize>> = Vec::new();
             let began = Instant::now();
             let nodes = &self.part.nodes;
+            // The part in hand (parts only) and how far its nodes are handed out.
+            let (mut part, mut at) = (Vec::new(), 0);
+            let mut more = |most: usize| match self.source {
+                Source::Nodes => {
+                    let run = self.pool.take(most)?;
+                    taken.push(run.clone());
+                    Some(Cow::Borrowed(&nodes[run]))
+                }
+                Source::Parts(made) => {
+                    while at == part.len() {
+                        let index = self.pool.take(1)?;
+                        part = made.take(index.start);
+                        taken.push(index);
+                        at = 0;
+                    }
+                    let end = part.len().min(at + most);
+                    let run = part[at..end].to_vec();
+                    at = end;
+                    Some(Cow::Owned(run))
+                }
+            };
             let run = pollster::block_on(kernel.count_on(
                 ctx,
                 self.part,
                 self.deep,
                 self.config,
-                nodes.len(),
-                &mut |most| {
-                    let run = self.pool.take(most)?;
-                    taken.push(run.clone());
-                    Some(std::borrow::Cow::Borrowed(&nodes[run]))
-                },
+                self.total,
+                &mut more,
                 &mut |done, _| {
                     report(share.nodes + done);
                     true
@@ -285,7 +375,13 @@ impl Shared<'_> {
                     sums.dispatches
                         .fetch_add(counted.dispatches, Ordering::Relaxed);
                     sums.splits.fetch_add(counted.splits, Ordering::Relaxed);
-                    share.nodes += taken.iter().map(|r| r.len() as u64).sum::<u64>();
+                    share.nodes += taken
+                        .iter()
+                        .map(|r| match self.source {
+                            Source::Nodes => r.len() as u64,
+                            Source::Parts(made) => made.nodes_in(r.start) as u64,
+                        })
+                        .sum::<u64>();
                 }
                 Err(e) => {
                     self.pool.end(taken);

@@ -3,11 +3,14 @@
 //! part in hand, and at most three parts live at once. So a shard's memory is bounded whatever its size (a
 //! shard of N=23 in 64 held 1.3 GB of nodes at once; one of N=24 in 128 would have needed 455M nodes, more than
 //! a storage binding holds, and went to the deep kernel), and the GPU starts as soon as the first part is made.
+//! Several GPUs share the parts of one cut the same way ([`MadeParts`], used by `queens_many`).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
 
 use web_time::Instant;
 
@@ -17,6 +20,30 @@ use super::{GpuContext, GpuError};
 use crate::queens::constellation::{Plan, Shard};
 
 impl QueensKernel {
+    /// The row to cut the shard's constellations of `plan` at for the shallow kernel (as
+    /// [`QueensKernel::cut`] chooses it), and that cut planned.
+    pub(crate) fn plan_cut(
+        &self,
+        ctx: &GpuContext,
+        plan: &Plan,
+        shard: Shard,
+        config: QueensConfig,
+    ) -> (u32, CutPlan) {
+        // The plan of the last row the choice of row looked at, kept: usually the row chosen.
+        let last = RefCell::new(None);
+        let (row, _) = self.cut(ctx, plan.n, config, 1, false, &|row| {
+            let cut = CutPlan::new(plan, row, shard, SHALLOW_FRAMES);
+            let nodes = cut.nodes();
+            last.replace(Some((row, cut)));
+            nodes
+        });
+        let cut = match last.into_inner() {
+            Some((planned, cut)) if planned == row => cut,
+            _ => CutPlan::new(plan, row, shard, SHALLOW_FRAMES),
+        };
+        (row, cut)
+    }
+
     /// The weighted solutions below the shard's constellations of `plan`, cut for the shallow kernel and made
     /// part by part (see the module's comment), and the stats; `progress` as for [`QueensKernel::count`].
     pub(crate) async fn count_streamed(
@@ -28,19 +55,7 @@ impl QueensKernel {
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, QueensStats), GpuError> {
         let started = Instant::now();
-        let n = plan.n;
-        // The plan of the last row the choice of row looked at, kept: usually the row chosen.
-        let last = RefCell::new(None);
-        let (row, _) = self.cut(ctx, n, config, 1, false, &|row| {
-            let cut = CutPlan::new(&plan, row, shard, SHALLOW_FRAMES);
-            let nodes = cut.nodes();
-            last.replace(Some((row, cut)));
-            nodes
-        });
-        let cut = match last.into_inner() {
-            Some((planned, cut)) if planned == row => cut,
-            _ => CutPlan::new(&plan, row, shard, SHALLOW_FRAMES),
-        };
+        let (row, cut) = self.plan_cut(ctx, &plan, shard, config);
         let total = cut.nodes();
         let parts = cut.parts(config.part_nodes.unwrap_or(PART_NODES).max(1));
         let mut stats = QueensStats {
@@ -88,5 +103,137 @@ impl QueensKernel {
         stats.dispatches = counted.dispatches;
         stats.splits = counted.splits;
         Ok((counted.total, stats))
+    }
+}
+
+/// The parts of one planned cut, made in order by a host thread ([`MadeParts::make_all`]) a few ahead of the
+/// GPUs that take them, for a count shared among GPUs. Parts are numbered; a GPU takes part `i` once a pool of
+/// part numbers hands it `i`, and a part that a failed GPU gave back is made again by whoever takes it next (a
+/// part's nodes are the same each time it is made). So memory holds a few parts per GPU, never the whole cut.
+pub(crate) struct MadeParts<'a> {
+    plan: &'a Plan,
+    cut: &'a CutPlan,
+    parts: Vec<Range<usize>>,
+    /// Parts made and not yet taken, at most.
+    ahead: usize,
+    state: Mutex<Made>,
+    changed: Condvar,
+}
+
+struct Made {
+    /// Parts made and not yet taken.
+    ready: HashMap<usize, Vec<QueensNode>>,
+    /// Parts made so far (the first ones, in order).
+    made: usize,
+    /// The deepest row among the nodes made.
+    deepest: Option<u32>,
+    /// Set once no GPU will take another part.
+    stop: bool,
+}
+
+impl<'a> MadeParts<'a> {
+    /// `cut`'s parts of about `most` nodes, at most `ahead` of them made and waiting at a time.
+    pub(crate) fn new(plan: &'a Plan, cut: &'a CutPlan, most: usize, ahead: usize) -> Self {
+        Self {
+            plan,
+            cut,
+            parts: cut.parts(most.max(1)),
+            ahead: ahead.max(1),
+            state: Mutex::new(Made {
+                ready: HashMap::new(),
+                made: 0,
+                deepest: None,
+                stop: false,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Made> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many parts there are.
+    pub(crate) fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The nodes of part `i`.
+    pub(crate) fn nodes_in(&self, i: usize) -> usize {
+        self.cut.nodes_in(self.parts[i].clone())
+    }
+
+    /// Makes every part in order, waiting while `ahead` of them wait to be taken, until all are made or
+    /// [`MadeParts::stop`] is called.
+    pub(crate) fn make_all(&self) {
+        for (i, part) in self.parts.iter().enumerate() {
+            {
+                let mut state = self.lock();
+                while state.ready.len() >= self.ahead && !state.stop {
+                    state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+                }
+                if state.stop {
+                    return;
+                }
+            }
+            let (nodes, deepest) = self.cut.make(self.plan, part.clone());
+            let mut state = self.lock();
+            state.deepest = state.deepest.max(deepest);
+            state.ready.insert(i, nodes);
+            state.made = i + 1;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Part `i`'s nodes: waits for the maker to reach it, or makes it here if it was made and taken before (a
+    /// part given back).
+    pub(crate) fn take(&self, i: usize) -> Vec<QueensNode> {
+        let mut state = self.lock();
+        loop {
+            if let Some(nodes) = state.ready.remove(&i) {
+                self.changed.notify_all();
+                return nodes;
+            }
+            if i < state.made || state.stop {
+                drop(state);
+                return self.cut.make(self.plan, self.parts[i].clone()).0;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Tells the maker to stop (every GPU is done or failed), and the deepest row among the nodes it made.
+    pub(crate) fn stop(&self) -> Option<u32> {
+        let mut state = self.lock();
+        state.stop = true;
+        state.ready.clear();
+        self.changed.notify_all();
+        state.deepest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_made_ahead_and_again_when_given_back() {
+        let plan = Plan::new(11);
+        let cut = CutPlan::new(&plan, 4, Shard::WHOLE, SHALLOW_FRAMES);
+        let made = MadeParts::new(&plan, &cut, 500, 2);
+        assert!(made.len() > 4, "{} parts", made.len());
+        std::thread::scope(|scope| {
+            let maker = scope.spawn(|| made.make_all());
+            let expected = |i: usize| cut.make(&plan, cut.parts(500)[i].clone()).0;
+            for i in 0..made.len() {
+                let nodes = made.take(i);
+                assert_eq!(nodes.len(), made.nodes_in(i));
+                assert_eq!(nodes, expected(i), "part {i}");
+            }
+            // A part given back after it was taken is made again, the same.
+            assert_eq!(made.take(1), expected(1));
+            made.stop();
+            maker.join().unwrap();
+        });
     }
 }

@@ -128,6 +128,12 @@ impl CutPlan {
         self.starts.iter().map(|&(_, count)| count).sum()
     }
 
+    /// The nodes the starts `part` make.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn nodes_in(&self, part: Range<usize>) -> usize {
+        self.starts[part].iter().map(|&(_, count)| count).sum()
+    }
+
     /// The starts in parts of about `most` nodes each (at least one start each, so a start of more nodes is a
     /// part alone), in order; parts with no nodes are left out.
     #[cfg(not(target_arch = "wasm32"))]

@@ -186,9 +186,13 @@ struct QueensArgs {
     /// Never lets the GPU's busy lanes give work to idle ones at the end of a count (for measurements).
     #[arg(long, hide = true)]
     gpu_no_split: bool,
-    /// Counts a whole board on its constellations on the GPU too, not on the mirror split (for measurements).
+    /// Counts a whole board on the mirror split on the GPU instead of its constellations (for measurements).
     #[arg(long, hide = true)]
-    gpu_constellations: bool,
+    gpu_mirror: bool,
+    /// Reads the constellations' row masks from their tables at every step on the GPU instead of working them
+    /// out from the border queens (for measurements).
+    #[arg(long, hide = true)]
+    gpu_table_masks: bool,
     /// Counts only part K of M of the work (its constellations whose index is K−1 modulo M): the M parts'
     /// totals and unique counts add up to the board's. Each result is also printed as a JSON line.
     #[arg(long, value_name = "K/M", value_parser = parse_shard)]

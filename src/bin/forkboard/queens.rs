@@ -216,7 +216,8 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
         lanes: args.gpu_lanes,
         deep: args.gpu_deep,
         no_split: args.gpu_no_split,
-        constellations: args.gpu_constellations,
+        mirror: args.gpu_mirror,
+        table_masks: args.gpu_table_masks,
         part_nodes: None,
     };
     let shard = args.shard.unwrap_or(Shard::WHOLE);
