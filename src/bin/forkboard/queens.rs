@@ -134,7 +134,7 @@ impl QueensEngines {
             });
             match run {
                 Ok((classes, stats)) => {
-                    // A whole board is cut on the mirror split, a shard on its constellations.
+                    // Constellations are named (the mirror split, `--gpu-mirror`, has none).
                     let orbits = match stats.constellations {
                         0 => String::new(),
                         count => format!("{count} constellations, "),
