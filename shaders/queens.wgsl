@@ -143,8 +143,9 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
 }
 
 // Constellations without a table read per step (`COMPUTED`). Each step of `step` reads its child's row mask
-// from the constellation's table: one word, but the 32 lanes of a group hold nodes of as many constellations,
-// so the read touches as many cache lines, and those steps take 1.5 times a mirror step. Here the masks are
+// from the constellation's table: one word, but the 32 lanes of a group may hold nodes of as many
+// constellations, so the read may touch as many cache lines; those steps took 1.5 times a mirror step, these
+// 1.2 times (docs/benchmarks.md, "The row masks worked out from the border queens"). Here the masks are
 // worked out in registers from four numbers a lane loads with its node (the host writes them in place of its
 // table, `Masks::Computed`):
 // - The bottom queen's column is never open: the bottom row is not searched (a board is full once the row

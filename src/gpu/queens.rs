@@ -135,7 +135,7 @@ pub struct QueensKernel {
     /// `[masks][deep]`: stacks of [`SHALLOW`] levels for cuts that leave fewer rows than that (a node r
     /// rows from the bottom needs r + 1 levels: a dummy, a sentinel and at most r − 1 frames below the top),
     /// of [`DEEP`] levels otherwise; without row masks for the mirror split, with them for constellations
-    /// (read from their table at each step, or packed into the frames: [`Masks`]).
+    /// (read from their table at each step, or worked out from the border queens: [`Masks`]).
     pipelines: [[wgpu::ComputePipeline; 2]; 3],
     /// `split`: busy lanes give their lowest frame's candidates away as nodes.
     split: wgpu::ComputePipeline,
@@ -238,7 +238,8 @@ impl QueensKernel {
             // the level below its top, at least the dummy;
             // a parked stack comes back with the same frames. Lanes, nodes and counts are indexed below
             // `params.lanes` and `params.nodes`, which the host sets to the sizes of the buffers it binds;
-            // tables at a node's table (32 words, each below the table count) plus a row masked to 0..=31.
+            // tables at a node's table (32 words, each below the table count) plus a row masked to 0..=31, or
+            // (computed masks) plus 1 to 5.
             // Every loop ends: a lane steps at most `budget` times (plus one pass of sixteen) and the
             // parking loops run to its stack's top. Dropping wgpu's injected bounds checks and loop counters
             // matters here: they sit in the innermost loop (and the stack indices go unmasked: masking cost 9%).
@@ -818,5 +819,39 @@ mod tests {
         assert_eq!(size_of::<QueensControl>(), 16);
         assert_eq!(size_of::<QueensNode>(), 16);
         assert_eq!(size_of::<LaneState>(), 528);
+    }
+
+    #[test]
+    fn computed_tables_name_the_border_queens() {
+        for n in [5, 8, 11] {
+            let plan = Plan::new(n);
+            let computed = computed_tables(n, &plan.tables);
+            let last = n - 1;
+            let inner = |row: u32| if (1..last).contains(&row) { row } else { 0 };
+            for (c, words) in plan.constellations.iter().zip(&computed) {
+                let (k, l) = (inner(c.left), inner(c.right));
+                let rows = [k, l]
+                    .iter()
+                    .filter(|&&r| r != 0)
+                    .fold(0, |bits, r| bits | 1 << (n - r));
+                let first_side = match (k, l) {
+                    (0, 0) => 0,
+                    (0, _) => 1 << last,
+                    (_, 0) => 1,
+                    _ => {
+                        if k < l {
+                            1
+                        } else {
+                            1 << last
+                        }
+                    }
+                };
+                assert_eq!(
+                    words[..6],
+                    [c.weight(n), 1 << c.bottom, rows, first_side, k, l],
+                    "N={n}, {c:?}"
+                );
+            }
+        }
     }
 }

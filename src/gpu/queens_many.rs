@@ -114,8 +114,8 @@ impl NodePool {
 
 /// Nodes per part of a constellations' cut shared among GPUs: a part is what one GPU takes at a time, so parts
 /// of about one refill of a GPU's queue (four nodes a lane: 473k for the default lanes) share the work as finely
-/// as runs of a cut made whole. With parts of [`super::queens::PART_NODES`] (8M, one GPU's) N=21's 22M nodes made three parts, and on two
-/// H200s one GPU counted two of them for 14.7 s while the other was done after 7.7 s.
+/// as runs of a cut made whole. With one GPU's parts ([`super::queens::PART_NODES`], 8M) N=21's 22M nodes made
+/// three, and on two H200s one GPU counted two of them for 14.7 s while the other was done after 7.7 s.
 const SHARED_PART_NODES: usize = 1 << 19;
 
 /// What one GPU did in a shared count.
@@ -168,8 +168,12 @@ pub fn count_on_many(
         let most = config.part_nodes.unwrap_or(SHARED_PART_NODES);
         MadeParts::new(plan, cut, most, 4 * gpus.len())
     });
-    let (stages, mut stats) = match (&streamed, &made) {
-        (Some((plan, (row, cut))), Some(made)) => {
+    // The cut made whole, where it is.
+    let prepared = streamed
+        .is_none()
+        .then(|| first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide));
+    let (stages, mut stats) = match (&streamed, &made, &prepared) {
+        (Some((plan, (row, cut))), Some(made), _) => {
             let work = QueensWork {
                 row: *row,
                 ..QueensWork::tables_of(plan)
@@ -183,14 +187,14 @@ pub fn count_on_many(
             };
             (vec![(Cow::Owned(work), false, Source::Parts(made))], stats)
         }
-        _ => {
-            let (work, stats) = first_kernel.prepare(first_ctx, n, plan.as_ref(), shard, wide);
-            let stages = by_stack(&work, config)
+        (_, _, Some((work, stats))) => {
+            let stages = by_stack(work, config)
                 .into_iter()
-                .map(|(part, deep)| (Cow::Owned(part.into_owned()), deep, Source::Nodes))
+                .map(|(part, deep)| (part, deep, Source::Nodes))
                 .collect::<Vec<_>>();
-            (stages, stats)
+            (stages, *stats)
         }
+        _ => unreachable!("a count is streamed or prepared"),
     };
     let total_nodes = stats.nodes;
     let sums = Sums::default();
