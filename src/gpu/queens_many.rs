@@ -112,8 +112,8 @@ impl NodePool {
     }
 }
 
-/// Nodes per part of a constellations' cut shared among GPUs: a part is what one GPU takes at a time, so parts
-/// of about one refill of a GPU's queue (four nodes a lane: 473k for the default lanes) share the work as finely
+/// Nodes per part of a constellations' cut shared among GPUs at most: a GPU takes whole parts, as many as fill
+/// its queue (four nodes a lane: 473k for the default lanes), so parts of about that share the work as finely
 /// as runs of a cut made whole. With one GPU's parts ([`super::queens::PART_NODES`], 8M) N=21's 22M nodes made
 /// three, and on two H200s one GPU counted two of them for 14.7 s while the other was done after 7.7 s.
 const SHARED_PART_NODES: usize = 1 << 19;
@@ -165,7 +165,12 @@ pub fn count_on_many(
         .filter(|_| !config.deep)
         .map(|plan| (plan, first_kernel.plan_cut(first_ctx, plan, shard, wide)));
     let made = streamed.as_ref().map(|(plan, (_, cut))| {
-        let most = config.part_nodes.unwrap_or(SHARED_PART_NODES);
+        // A small cut in smaller parts, eight a GPU at least.
+        let most = config.part_nodes.unwrap_or(
+            SHARED_PART_NODES
+                .min(cut.nodes().div_ceil(8 * gpus.len()))
+                .max(1),
+        );
         MadeParts::new(plan, cut, most, 4 * gpus.len())
     });
     // The cut made whole, where it is.
@@ -351,16 +356,23 @@ impl Shared<'_> {
                     Some(Cow::Borrowed(&nodes[run]))
                 }
                 Source::Parts(made) => {
-                    while at == part.len() {
-                        let index = self.pool.take(1)?;
-                        part = made.take(index.start);
-                        taken.push(index);
-                        at = 0;
+                    // Up to `most` nodes, from as many parts as it takes (a small cut's parts are small).
+                    let mut run = Vec::new();
+                    while run.len() < most {
+                        if at == part.len() {
+                            let Some(index) = self.pool.take(1) else {
+                                break;
+                            };
+                            part = made.take(index.start);
+                            taken.push(index);
+                            at = 0;
+                            continue;
+                        }
+                        let end = part.len().min(at + most - run.len());
+                        run.extend_from_slice(&part[at..end]);
+                        at = end;
                     }
-                    let end = part.len().min(at + most);
-                    let run = part[at..end].to_vec();
-                    at = end;
-                    Some(Cow::Owned(run))
+                    (!run.is_empty()).then_some(Cow::Owned(run))
                 }
             };
             let run = pollster::block_on(kernel.count_on(
