@@ -14,7 +14,7 @@ use web_time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
 use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout, trusted_module};
-use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES};
+use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES, computed_tables};
 pub use super::queens_work::{QueensNode, QueensWork};
 use super::{GpuContext, GpuError, readback};
 use crate::queens::constellation::{Plan, Shard};
@@ -162,44 +162,6 @@ impl Masks {
             (true, true) => Self::Table,
         }
     }
-}
-
-/// What the kernel on computed masks reads of each constellation (the shader's `node_frame`), made from its
-/// table of row masks: the weight, the bottom queen's column as a bit, the rows of the left and right queens
-/// as bits `n − row` (rows strictly between the top and bottom ones only: a corner queen is the top or bottom
-/// one), the side column of whichever of those two rows comes first, and the two rows (0 for a corner).
-/// An inner row's mask never holds a side column, so a row whose mask is a lone side column is a side queen's.
-pub(crate) fn computed_tables(n: u32, tables: &[[u32; 32]]) -> Vec<[u32; 32]> {
-    let last = n.saturating_sub(1);
-    tables
-        .iter()
-        .map(|table| {
-            let side_row = |column: u32| {
-                (1..last)
-                    .find(|&row| table[row as usize] == column)
-                    .unwrap_or(0)
-            };
-            let (k, l) = (side_row(1), side_row(1 << last));
-            let row_bit = |row: u32| if row == 0 { 0 } else { 1 << (n - row) };
-            let first_side = match (k, l) {
-                (0, 0) => 0,
-                (0, _) => 1 << last,
-                (_, 0) => 1,
-                _ if k < l => 1,
-                _ => 1 << last,
-            };
-            let mut out = [0u32; 32];
-            out[..6].copy_from_slice(&[
-                table[0],
-                table[last as usize],
-                row_bit(k) | row_bit(l),
-                first_side,
-                k,
-                l,
-            ]);
-            out
-        })
-        .collect()
 }
 
 impl QueensKernel {
@@ -819,39 +781,5 @@ mod tests {
         assert_eq!(size_of::<QueensControl>(), 16);
         assert_eq!(size_of::<QueensNode>(), 16);
         assert_eq!(size_of::<LaneState>(), 528);
-    }
-
-    #[test]
-    fn computed_tables_name_the_border_queens() {
-        for n in [5, 8, 11] {
-            let plan = Plan::new(n);
-            let computed = computed_tables(n, &plan.tables);
-            let last = n - 1;
-            let inner = |row: u32| if (1..last).contains(&row) { row } else { 0 };
-            for (c, words) in plan.constellations.iter().zip(&computed) {
-                let (k, l) = (inner(c.left), inner(c.right));
-                let rows = [k, l]
-                    .iter()
-                    .filter(|&&r| r != 0)
-                    .fold(0, |bits, r| bits | 1 << (n - r));
-                let first_side = match (k, l) {
-                    (0, 0) => 0,
-                    (0, _) => 1 << last,
-                    (_, 0) => 1,
-                    _ => {
-                        if k < l {
-                            1
-                        } else {
-                            1 << last
-                        }
-                    }
-                };
-                assert_eq!(
-                    words[..6],
-                    [c.weight(n), 1 << c.bottom, rows, first_side, k, l],
-                    "N={n}, {c:?}"
-                );
-            }
-        }
     }
 }
