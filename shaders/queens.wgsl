@@ -89,15 +89,17 @@ const GROUP: u32 = 32u;
 // with the top in registers, 3.28 s with 16-byte frames).
 //
 // Level 0 is a dummy (the read below a sentinel top lands there), level 1 a sentinel, real frames start at
-// level 2. The sentinel is all ones: its candidates never run out within a pass (31 of them, one per step),
-// its child always has none and never completes a board, so a lane whose node is done idles on it without a
-// check between steps. `slot` = (levels in use) × GROUP + the lane's index: the frame below the top is at
+// level 2. The sentinel (`sentinel`, set per board) has every candidate and diagonal and every column open
+// but the board's sides and bit 31: its candidates never run out within a pass (32 of them, one per step),
+// and its child always has none (its `right` covers bits 0..30, where its open columns lie, and no open side
+// column makes a forced row's candidate) and never completes a board, so a lane whose node is done idles on
+// it without a check between steps. `slot` = (levels in use) × GROUP + the lane's index: the frame below the top is at
 // `slot − GROUP`, a frame pushed goes to `slot`. Every index stays in bounds by construction, without a mask:
 // frames are pushed only from rows above the last, so a stack of a node r rows from the bottom holds at most
 // r − 1 frames above the sentinel, levels 2..r; the host cuts so that r ≤ DEPTH − 1.
 const SLOTS: u32 = DEPTH * GROUP;
 var<workgroup> stack: array<vec4<u32>, SLOTS>;
-const SENTINEL: vec4<u32> = vec4<u32>(0xffffffffu);
+var<private> sentinel: vec4<u32>;
 
 // Adds to a 64-bit count kept as (low, high).
 fn add(c: vec2<u32>, x: u32) -> vec2<u32> {
@@ -112,34 +114,57 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
     // Needed only when the top runs out without a child to enter; read first so that it arrives meanwhile.
     let below = stack[*slot - GROUP];
     // The child's row mask: the row follows from the open columns (each placed row took one), so the read can
-    // start before the candidate is chosen. `& 31` keeps a full board (and the sentinel) within the table; their
-    // children have no candidate whatever the word.
+    // start before the candidate is chosen. `& 31` keeps a full board within the table; its child has no
+    // candidate whatever the word.
     var allowed = 0xffffffffu;
     if ROW_MASKS {
         allowed = tables[table + ((params.n + 1u - countOneBits(frame.x)) & 31u)];
     }
-    // The lowest candidate (two's complement isolates it) and the ones left after it.
-    let bit = frame.w & (0u - frame.w);
-    let rest = frame.w ^ bit;
+    // The candidates left after the lowest (`w & (w − 1)` clears it), and the lowest.
+    let rest = frame.w & (frame.w - 1u);
+    let bit = frame.w - rest;
     // The child. Bits that a shift moves past the board's edge never come back (no frame is ever rebuilt from
     // its child), so nothing needs masking: `open` keeps `free` on the board.
-    let open = frame.x ^ bit;
-    let left = (frame.y | bit) << 1u;
+    // A candidate is an open column, so taking it is a subtraction; it is not in `left` either (but for the
+    // right queen's own column in its row, see `step_computed`, where the carry only moves bits above the
+    // board), so adding it is an OR. Why arithmetic: see `settle`.
+    let open = frame.x - bit;
+    let left = (frame.y + bit) << 1u;
     let right = (frame.z | bit) >> 1u;
     let free = open & ~(left | right) & allowed;
-    // Every column taken: a solution (and no candidate, so it is not entered).
     // (The mirror split's weight is the same for every node: the host applies it, and this kernel keeps no
     // weight at all.)
-    *found += select(0u, select(1u, weight, ROW_MASKS), open == 0u);
-    let enter = free != 0u;
+    settle(slot, top, found, frame, below, bit, rest, vec4<u32>(open, left, right, free), select(1u, weight, ROW_MASKS));
+}
+
+// The end of a step of either kind: `frame` was the top, `below` the frame under it, `bit` the candidate taken,
+// `rest` the candidates left, `child` the board it makes (its candidates in `w`). Counts the child if it
+// completes the board, pushes the parent if it keeps candidates and the child is entered, and makes the top the
+// child, else the parent, else the frame below.
+//
+// Why the arithmetic: on NVIDIA's GPUs the step's bit operations, comparisons, shifts and selects all run on
+// the integer logic units (most of a constellation step's 41 instructions, as the driver compiles it), while
+// additions and multiplications may run on the multiply-add units beside them. Read as sums and products (the solution counted as
+// `weight − weight × min(open, 1)`, the top's open columns as the parent's less `bit` when the child is
+// entered) the same step runs 8% faster on an H100 (docs/benchmarks.md, "Logic moved to the multiply-add
+// units"); more of it in that form was slower, as the multiply-add units then had too much.
+fn settle(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, frame: vec4<u32>,
+          below: vec4<u32>, bit: u32, rest: u32, child: vec4<u32>, weight: u32) {
+    let enter = child.w != 0u;
     let keep = rest != 0u;
     let parent = vec4<u32>(frame.xyz, rest);
     if enter && keep {
         stack[*slot] = parent;
     }
+    // 1 if the child is entered, else 0.
+    let entered = min(child.w, 1u);
+    // Every column taken: a solution (and no candidate, so it is not entered).
+    *found += weight - weight * min(child.x, 1u);
     // One level up if both the parent stays and the child is entered, one down if neither.
-    *slot = *slot - GROUP + (min(free, 1u) + min(rest, 1u)) * GROUP;
-    *top = select(select(below, parent, keep), vec4<u32>(open, left, right, free), enter);
+    *slot = *slot - GROUP + (entered + min(rest, 1u)) * GROUP;
+    // The parent, where the child is entered too: its open columns less `bit` are the child's.
+    let base = select(below, parent, enter || keep);
+    *top = vec4<u32>(base.x - bit * entered, select(base.yzw, child.yzw, enter));
 }
 
 // Constellations without a table read per step (`COMPUTED`). Each step of `step` reads its child's row mask
@@ -169,31 +194,25 @@ fn candidates(open: u32, left: u32, right: u32, c: u32) -> u32 {
     let attacked = (bottom << d) | (bottom >> d);
     let side = open & sides;
     let forced = select(side, first_side, side == sides);
-    // `& 31`: the sentinel's child has all 32 bits; a shift by 32 is undefined in SPIR-V (its `forced_rows`
-    // bit 0 is never set: row n is not a row).
+    // `& 31`: WGSL takes a shift's count modulo 32 anyway (a shift by 32 is undefined in SPIR-V); `c` is at
+    // most 31.
     return select(open & ~(left | right | attacked) & inner, forced, ((forced_rows >> (c & 31u)) & 1u) != 0u);
 }
 
-// `step` on a constellation's computed masks: the same search, the same stack moves.
+// `step` on a constellation's computed masks: the same search, the same stack moves (`settle`).
 fn step_computed(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, weight: u32) {
     let frame = *top;
     let below = stack[*slot - GROUP];
     let c = countOneBits(frame.x);
-    let bit = frame.w & (0u - frame.w);
-    let rest = frame.w ^ bit;
-    let open = frame.x ^ bit;
-    let left = (frame.y | bit) << 1u;
+    // As in `step`. In the row of the right queen `left` holds the candidate's own bit (that queen's diagonal,
+    // put in by `node_frame`): the sum carries it out of column n − 1 into column n, the OR would have kept it,
+    // and the shift takes it off the board either way.
+    let rest = frame.w & (frame.w - 1u);
+    let bit = frame.w - rest;
+    let open = frame.x - bit;
+    let left = (frame.y + bit) << 1u;
     let right = (frame.z | bit) >> 1u;
-    let free = candidates(open, left, right, c);
-    *found += select(0u, weight, open == 0u);
-    let enter = free != 0u;
-    let keep = rest != 0u;
-    let parent = vec4<u32>(frame.xyz, rest);
-    if enter && keep {
-        stack[*slot] = parent;
-    }
-    *slot = *slot - GROUP + (min(free, 1u) + min(rest, 1u)) * GROUP;
-    *top = select(select(below, parent, keep), vec4<u32>(open, left, right, free), enter);
+    settle(slot, top, found, frame, below, bit, rest, vec4<u32>(open, left, right, candidates(open, left, right, c)), weight);
 }
 
 // One step of this kernel's kind.
@@ -237,11 +256,12 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
     let n = params.n;
     sides = 1u | (1u << (n - 1u));
     inner = ~sides;
+    sentinel = vec4<u32>(0x7fffffffu & inner, 0xffffffffu, 0xffffffffu, 0xffffffffu);
 
     // Unpark: the frames below the top back to their levels, the top to registers.
-    stack[GROUP + me] = SENTINEL;
+    stack[GROUP + me] = sentinel;
     let parked = lanes[lane].top;
-    var top = SENTINEL;
+    var top = sentinel;
     var slot = GROUP + me;
     if parked != 0u {
         for (var k = 0u; k + 1u < parked; k++) {
