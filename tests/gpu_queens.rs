@@ -51,6 +51,37 @@ fn counts_match_the_published_ones_up_to_13() {
     }
 }
 
+// The browser's count of the total alone: constellations up to N=20, the mirror split past it or when asked.
+#[test]
+fn totals_alone_match_the_published_ones_both_ways() {
+    let gpu = gpu();
+    for mirror in [false, true] {
+        let config = QueensConfig {
+            mirror,
+            ..QueensConfig::default()
+        };
+        for n in 1..=13 {
+            let (total, stats) =
+                pollster::block_on(
+                    gpu.kernel
+                        .count_total(&gpu.ctx, n, config, &mut |_, _| true),
+                )
+                .unwrap();
+            assert_eq!(
+                Some(total),
+                known(n).map(|k| k.total),
+                "N={n}, mirror {mirror}"
+            );
+            // Up to N=20 on the constellations unless asked for the mirror split, whose cut names none.
+            assert_eq!(
+                stats.constellations > 0,
+                n >= 4 && !mirror,
+                "N={n}: {stats:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_deep_stack_kernel_counts_the_same() {
     let gpu = gpu();
