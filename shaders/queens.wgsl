@@ -93,10 +93,10 @@ const GROUP: u32 = 32u;
 // but the board's sides and bit 31: its candidates never run out within a pass (32 of them, one per step),
 // and its child always has none (its `right` covers bits 0..30, where its open columns lie, and no open side
 // column makes a forced row's candidate) and never completes a board, so a lane whose node is done idles on
-// it without a check between steps. `slot` = (levels in use) × GROUP + the lane's index: the frame below the top is at
-// `slot − GROUP`, a frame pushed goes to `slot`. Every index stays in bounds by construction, without a mask:
-// frames are pushed only from rows above the last, so a stack of a node r rows from the bottom holds at most
-// r − 1 frames above the sentinel, levels 2..r; the host cuts so that r ≤ DEPTH − 1.
+// it without a check between steps. `slot` = (levels in use) × GROUP + the lane's index: the frame below the
+// top is at `slot − GROUP`, a frame pushed goes to `slot`. Every index stays in bounds by construction,
+// without a mask: frames are pushed only from rows above the last, so a stack of a node r rows from the bottom
+// holds at most r − 1 frames above the sentinel, levels 2..r; the host cuts so that r ≤ DEPTH − 1.
 const SLOTS: u32 = DEPTH * GROUP;
 var<workgroup> stack: array<vec4<u32>, SLOTS>;
 var<private> sentinel: vec4<u32>;
@@ -134,7 +134,8 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
     let free = open & ~(left | right) & allowed;
     // (The mirror split's weight is the same for every node: the host applies it, and this kernel keeps no
     // weight at all.)
-    settle(slot, top, found, frame, below, bit, rest, vec4<u32>(open, left, right, free), select(1u, weight, ROW_MASKS));
+    let child = vec4<u32>(open, left, right, free);
+    settle(slot, top, found, frame, below, bit, rest, child, select(1u, weight, ROW_MASKS));
 }
 
 // The end of a step of either kind: `frame` was the top, `below` the frame under it, `bit` the candidate taken,
@@ -143,11 +144,13 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
 // child, else the parent, else the frame below.
 //
 // Why the arithmetic: on NVIDIA's GPUs the step's bit operations, comparisons, shifts and selects all run on
-// the integer logic units (most of a constellation step's 41 instructions, as the driver compiles it), while
-// additions and multiplications may run on the multiply-add units beside them. Read as sums and products (the solution counted as
-// `weight − weight × min(open, 1)`, the top's open columns as the parent's less `bit` when the child is
-// entered) the same step runs 8% faster on an H100 (docs/benchmarks.md, "Logic moved to the multiply-add
-// units"); more of it in that form was slower, as the multiply-add units then had too much.
+// the integer logic units, while additions and multiplications may run on the multiply-add units beside them,
+// and a step's time follows its count of the former (a constellation step as the driver compiles it: 30 of 41
+// instructions in the XOR and select form, 28 of 44 in this one). Read as sums and products (the candidate
+// taken by subtraction, the solution counted as `weight − weight × min(open, 1)`, the top's open columns as the
+// parent's less `bit` when the child is entered) the same step runs 8–9% faster on an H100 (docs/benchmarks.md,
+// "Logic moved to the multiply-add units"); more of it in that form was slower, the multiply-add units then
+// having too much.
 fn settle(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, frame: vec4<u32>,
           below: vec4<u32>, bit: u32, rest: u32, child: vec4<u32>, weight: u32) {
     let enter = child.w != 0u;
@@ -212,7 +215,8 @@ fn step_computed(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found:
     let open = frame.x - bit;
     let left = (frame.y + bit) << 1u;
     let right = (frame.z | bit) >> 1u;
-    settle(slot, top, found, frame, below, bit, rest, vec4<u32>(open, left, right, candidates(open, left, right, c)), weight);
+    let child = vec4<u32>(open, left, right, candidates(open, left, right, c));
+    settle(slot, top, found, frame, below, bit, rest, child, weight);
 }
 
 // One step of this kernel's kind.
