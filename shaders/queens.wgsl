@@ -145,7 +145,7 @@ fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<func
 //
 // Why the arithmetic: on NVIDIA's GPUs the step's bit operations, comparisons, shifts and selects all run on
 // the integer logic units, while additions and multiplications may run on the multiply-add units beside them,
-// and a step's time follows its count of the former (a constellation step as the driver compiles it: 30 of 41
+// and a step's time followed its count of the former (a constellation step as the driver compiles it: 30 of 41
 // instructions in the XOR and select form, 28 of 44 in this one). Read as sums and products (the candidate
 // taken by subtraction, the solution counted as `weight − weight × min(open, 1)`, the top's open columns as the
 // parent's less `bit` when the child is entered) the same step runs 8–9% faster on an H100 (docs/benchmarks.md,
