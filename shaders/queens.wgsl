@@ -107,38 +107,76 @@ fn add(c: vec2<u32>, x: u32) -> vec2<u32> {
     return vec2<u32>(low, c.y + select(0u, 1u, low < x));
 }
 
+// Constellations without a table read per step (`COMPUTED`). On a table (`Masks::Table`) each step reads
+// its child's row mask from the constellation's table: one word, but the 32 lanes of a group may hold nodes of
+// as many constellations, so the read may touch as many cache lines; those steps took 1.5 times a mirror step,
+// these 1.2 times (docs/benchmarks.md, "The row masks worked out from the border queens"). Here the masks are
+// worked out in registers from four numbers a lane loads with its node (the host writes them in place of its
+// table, `Masks::Computed`):
+// - The bottom queen's column is never open: the bottom row is not searched (a board is full once the row
+//   above it is) and a board's last queen needs no step. Its diagonals upward are `attacked`, two shifts.
+// - The queens of the left and right columns (rows k and l) attack upward along one diagonal each, towards
+//   the board. Those are ordinary diagonal bits that reach column 0 (or n − 1) at row k (or l): the lane puts
+//   them into its node's diagonals, where they move as the queens' own do. So every row above k is spared the
+//   squares that attack the left queen, as the table's masks spared them.
+// - Rows k and l take their queen's column only (the diagonals are not asked: their own bit is there, and no
+//   queen above attacks it). The first of the two takes `first_side`, the other the side column left open.
+var<private> bottom: u32;       // the bottom queen's column, as a bit
+var<private> forced_rows: u32;  // bit c set: the row with c columns open before its queen (n − c) is k or l
+var<private> first_side: u32;   // the column of whichever of k and l comes first, as a bit
+var<private> sides: u32;        // columns 0 and n − 1
+var<private> inner: u32;        // every other column
+
+// The columns the row below a frame may take: the frame's child (`open`, `left`, `right`) with `c` − 1 columns
+// open, in row n − c (the bottom row is n − 1 and is not searched: `c` − 1 rows are left below it).
+fn candidates(open: u32, left: u32, right: u32, c: u32) -> u32 {
+    let d = c - 1u;
+    let attacked = (bottom << d) | (bottom >> d);
+    let side = open & sides;
+    let forced = select(side, first_side, side == sides);
+    // `& 31`: WGSL takes a shift's count modulo 32 anyway (a shift by 32 is undefined in SPIR-V); `c` is at
+    // most 31.
+    return select(open & ~(left | right | attacked) & inner, forced, ((forced_rows >> (c & 31u)) & 1u) != 0u);
+}
+
 // One step of a lane (see the header): `top` is its top frame, `slot` addresses its stack, `table` the first
 // word of its constellation's table and `weight` that word.
 fn step(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, table: u32, weight: u32) {
     let frame = *top;
     // Needed only when the top runs out without a child to enter; read first so that it arrives meanwhile.
     let below = stack[*slot - GROUP];
-    // The child's row mask: the row follows from the open columns (each placed row took one), so the read can
-    // start before the candidate is chosen. `& 31` keeps a full board within the table; its child has no
-    // candidate whatever the word.
+    // The child's row follows from the open columns (each placed row took one), so its mask can be asked for
+    // before the candidate is chosen: read from the table (`& 31` keeps a full board within it; its child has
+    // no candidate whatever the word), or worked out by `candidates` from `c`.
+    let c = countOneBits(frame.x);
     var allowed = 0xffffffffu;
-    if ROW_MASKS {
-        allowed = tables[table + ((params.n + 1u - countOneBits(frame.x)) & 31u)];
+    if ROW_MASKS && !COMPUTED {
+        allowed = tables[table + ((params.n + 1u - c) & 31u)];
     }
     // The candidates left after the lowest (`w & (w − 1)` clears it), and the lowest.
     let rest = frame.w & (frame.w - 1u);
     let bit = frame.w - rest;
     // The child. Bits that a shift moves past the board's edge never come back (no frame is ever rebuilt from
     // its child), so nothing needs masking: `open` keeps `free` on the board.
-    // A candidate is an open column, so taking it is a subtraction; it is not in `left` either (but for the
-    // right queen's own column in its row, see `step_computed`, where the carry only moves bits above the
-    // board), so adding it is an OR. Why arithmetic: see `settle`.
+    // A candidate is an open column, so taking it is a subtraction; it is not in `left` either, so adding it is
+    // an OR (why arithmetic: see `settle`). The one exception is the right queen's own column in its row on
+    // computed masks: `left` holds that queen's diagonal there (put in by `node_frame`), the sum carries it
+    // out of column n − 1 into column n where the OR would have kept it, and the shift takes it off the board
+    // either way.
     let open = frame.x - bit;
     let left = (frame.y + bit) << 1u;
     let right = (frame.z | bit) >> 1u;
-    let free = open & ~(left | right) & allowed;
+    var free = open & ~(left | right) & allowed;
+    if COMPUTED {
+        free = candidates(open, left, right, c);
+    }
     // (The mirror split's weight is the same for every node: the host applies it, and this kernel keeps no
     // weight at all.)
     let child = vec4<u32>(open, left, right, free);
     settle(slot, top, found, frame, below, bit, rest, child, select(1u, weight, ROW_MASKS));
 }
 
-// The end of a step of either kind: `frame` was the top, `below` the frame under it, `bit` the candidate taken,
+// The end of a step: `frame` was the top, `below` the frame under it, `bit` the candidate taken,
 // `rest` the candidates left, `child` the board it makes (its candidates in `w`). Counts the child if it
 // completes the board, pushes the parent if it keeps candidates and the child is entered, and makes the top the
 // child, else the parent, else the frame below.
@@ -168,64 +206,6 @@ fn settle(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<fu
     // The parent, where the child is entered too: its open columns less `bit` are the child's.
     let base = select(below, parent, enter || keep);
     *top = vec4<u32>(base.x - bit * entered, select(base.yzw, child.yzw, enter));
-}
-
-// Constellations without a table read per step (`COMPUTED`). Each step of `step` reads its child's row mask
-// from the constellation's table: one word, but the 32 lanes of a group may hold nodes of as many
-// constellations, so the read may touch as many cache lines; those steps took 1.5 times a mirror step, these
-// 1.2 times (docs/benchmarks.md, "The row masks worked out from the border queens"). Here the masks are
-// worked out in registers from four numbers a lane loads with its node (the host writes them in place of its
-// table, `Masks::Computed`):
-// - The bottom queen's column is never open: the bottom row is not searched (a board is full once the row
-//   above it is) and a board's last queen needs no step. Its diagonals upward are `attacked`, two shifts.
-// - The queens of the left and right columns (rows k and l) attack upward along one diagonal each, towards
-//   the board. Those are ordinary diagonal bits that reach column 0 (or n − 1) at row k (or l): the lane puts
-//   them into its node's diagonals, where they move as the queens' own do. So every row above k is spared the
-//   squares that attack the left queen, as the table's masks spared them.
-// - Rows k and l take their queen's column only (the diagonals are not asked: their own bit is there, and no
-//   queen above attacks it). The first of the two takes `first_side`, the other the side column left open.
-var<private> bottom: u32;       // the bottom queen's column, as a bit
-var<private> forced_rows: u32;  // bit c set: the row with c columns open before its queen (n − c) is k or l
-var<private> first_side: u32;   // the column of whichever of k and l comes first, as a bit
-var<private> sides: u32;        // columns 0 and n − 1
-var<private> inner: u32;        // every other column
-
-// The columns the row below a frame may take: the frame's child (`open`, `left`, `right`) with `c` − 1 columns
-// open, in row n − c (the bottom row is n − 1 and is not searched: `c` − 1 rows are left below it).
-fn candidates(open: u32, left: u32, right: u32, c: u32) -> u32 {
-    let d = c - 1u;
-    let attacked = (bottom << d) | (bottom >> d);
-    let side = open & sides;
-    let forced = select(side, first_side, side == sides);
-    // `& 31`: WGSL takes a shift's count modulo 32 anyway (a shift by 32 is undefined in SPIR-V); `c` is at
-    // most 31.
-    return select(open & ~(left | right | attacked) & inner, forced, ((forced_rows >> (c & 31u)) & 1u) != 0u);
-}
-
-// `step` on a constellation's computed masks: the same search, the same stack moves (`settle`).
-fn step_computed(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, weight: u32) {
-    let frame = *top;
-    let below = stack[*slot - GROUP];
-    let c = countOneBits(frame.x);
-    // As in `step`. In the row of the right queen `left` holds the candidate's own bit (that queen's diagonal,
-    // put in by `node_frame`): the sum carries it out of column n − 1 into column n, the OR would have kept it,
-    // and the shift takes it off the board either way.
-    let rest = frame.w & (frame.w - 1u);
-    let bit = frame.w - rest;
-    let open = frame.x - bit;
-    let left = (frame.y + bit) << 1u;
-    let right = (frame.z | bit) >> 1u;
-    let child = vec4<u32>(open, left, right, candidates(open, left, right, c));
-    settle(slot, top, found, frame, below, bit, rest, child, weight);
-}
-
-// One step of this kernel's kind.
-fn advance(slot: ptr<function, u32>, top: ptr<function, vec4<u32>>, found: ptr<function, u32>, table: u32, weight: u32) {
-    if COMPUTED {
-        step_computed(slot, top, found, weight);
-    } else {
-        step(slot, top, found, table, weight);
-    }
 }
 
 // A node's first frame on computed masks (see above): its bottom queen's column closed, the diagonals of the
@@ -322,22 +302,22 @@ fn count(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocatio
         // way idles on the sentinel. Loop checks cost as much as a step (measured for N=20: one step per
         // pass 8.1 s, sixteen 5.6 s; sixteen written out 7% faster than a loop of them; 24 no better).
         steps += 15u;
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
-        advance(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
+        step(&slot, &top, &found, table, weight);
     }
 
     total = add(total, found);
