@@ -216,13 +216,25 @@ pub async fn answer_chunk<R: Borrow<Record> + Sync>(
     Ok((answers, report))
 }
 
+/// Batches up to this many records have their shapes checked on the calling thread ([`one_shape`]).
+const SERIAL_SHAPE_CHECK: usize = 16_384;
+
 /// The puzzles when every record holds a readable one and all are of one shape, in one pass on every core
-/// natively.
+/// natively (on this thread for a small batch).
 fn one_shape<R: Borrow<Record> + Sync>(records: &[R]) -> Option<Vec<&Grid>> {
     fn of_shape(r: &Record, shape: BoxShape) -> Option<&Grid> {
         r.puzzle.as_ref().ok().filter(|p| p.shape() == shape)
     }
     let shape = records.first()?.borrow().puzzle.as_ref().ok()?.shape();
+    // A small batch on this thread: asking a record its shape takes nanoseconds, and waking the pool's idle
+    // threads for the two passes below took tens of microseconds each, a tenth of a thousand 16×16 puzzles'
+    // time on the GPU (docs/benchmarks.md, "Where a small batch's time goes").
+    if records.len() <= SERIAL_SHAPE_CHECK {
+        return records
+            .iter()
+            .map(|r| of_shape(r.borrow(), shape))
+            .collect();
+    }
     // Asked first, then collected: collecting `Option`s straight into `Option<Vec>` cannot write each item in
     // its place, so rayon gathers pieces and copies them together.
     #[cfg(not(target_arch = "wasm32"))]
@@ -360,4 +372,47 @@ pub fn answer_chunk_blocking<R: Borrow<Record> + Sync>(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Vec<Answer>, BatchReport), GpuError> {
     pollster::block_on(answer_chunk(ctx, kernel, records, mode, config, progress))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::format::{ErrorKind, PuzzleError};
+
+    fn record(line: usize, shape: BoxShape) -> Record {
+        Record {
+            line,
+            puzzle: Ok(Grid::empty(shape)),
+            given_solution: None,
+        }
+    }
+
+    /// The small batch's pass on this thread and the large one's on every core agree: every record of one
+    /// shape gives its puzzles in order; one of another shape, or one that could not be read, gives none.
+    #[test]
+    fn one_shape_is_the_same_on_one_thread_and_on_every_core() {
+        let nine = bands::nine();
+        let sixteen = BoxShape::new(4, 4).unwrap();
+        for len in [
+            2,
+            100,
+            SERIAL_SHAPE_CHECK,
+            SERIAL_SHAPE_CHECK + 1,
+            3 * SERIAL_SHAPE_CHECK,
+        ] {
+            let mut records: Vec<Record> = (1..=len).map(|line| record(line, nine)).collect();
+            let puzzles = one_shape(&records).expect("one shape");
+            assert_eq!(puzzles.len(), len);
+            assert!(puzzles.iter().all(|p| p.shape() == nine));
+            let last = len - 1;
+            records[last] = record(len, sixteen);
+            assert!(one_shape(&records).is_none(), "{len}: a 16×16 among 9×9");
+            records[last].puzzle = Err(PuzzleError {
+                line: len,
+                kind: ErrorKind::Length(80),
+            });
+            assert!(one_shape(&records).is_none(), "{len}: an unreadable record");
+        }
+        assert!(one_shape::<Record>(&[]).is_none());
+    }
 }
