@@ -408,7 +408,7 @@ mod tests {
                 puzzles
                     .iter()
                     .zip(&records)
-                    .all(|(p, r)| { std::ptr::eq(*p, r.puzzle.as_ref().expect("readable")) })
+                    .all(|(p, r)| std::ptr::eq(*p, r.puzzle.as_ref().expect("readable")))
             );
             let last = len - 1;
             records[last] = record(len, sixteen);
