@@ -390,6 +390,37 @@ fn large_grids_that_need_guesses_match_the_cpu_on_both_kernels() {
 }
 
 #[test]
+fn searches_deeper_than_sixteen_guesses_stay_on_the_team_kernel() {
+    // A 16×16 puzzle as `forkboard generate --size 16 --count 1000` makes them (line 21 at seed 1, about 63%
+    // empty, one solution): on singles alone its search goes more than 16 guesses deep. One team and a pool of
+    // one frame, counted to 2: with a stack of 16 frames the search overflows it, its foot fills the pool, the
+    // next foot is dropped and the puzzle goes to the CPU; the default stack holds the search on the GPU.
+    let lines = [
+        "...3..G.........16.D.7..3....5.4.52.C..E8......B.....9F1.5.AC.E.",
+        "..6....A.9..D.153.97...5.6...F.......4...A27.E..ED.....2..4..A7.",
+        ".....C.9....F..8F8.GE.46....5.21D.A...5.B......92E..F......D4...",
+        ".F1.3...7..5.2.A8...1G....D..4.....2.F..9.86....9.7C6.2D.4.E...3",
+    ];
+    let text = lines.concat() + "\n";
+    let records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    assert_eq!(records.len(), 1);
+    let one_team = ForkConfig {
+        cells_kernel: CellsKernel::Teams,
+        slots: 1,
+        ..ForkConfig::default()
+    };
+    let shallow = ForkConfig {
+        stack_depth: 16,
+        ..one_team
+    };
+    let report = same_as_cpu(&records, Mode::Count(2), shallow);
+    assert!(report.cpu_fallbacks > 0, "a stack of 16: {report:?}");
+    let report = same_as_cpu(&records, Mode::Count(2), one_team);
+    assert_eq!(report.cpu_fallbacks, 0, "the default stack: {report:?}");
+    assert!(report.kernel.guesses > 0, "{report:?}");
+}
+
+#[test]
 fn batches_packed_on_one_thread_or_every_core_arrive_whole() {
     // 700 25×25 puzzles are packed in three runs (313, 313 and 74 puzzles), on the calling thread; each batch
     // after the first reuses the last one's buffers and must find its own puzzles there (a smaller one, then

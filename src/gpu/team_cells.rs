@@ -10,8 +10,12 @@ use crate::sudoku::BoxShape;
 
 /// Invocations per team (`TEAM` and `@workgroup_size` in the shader).
 pub(crate) const TEAM: u32 = 128;
-/// Stack frames per team by default (as the lane kernel of cells: deeper searches give their feet to the pool).
-const DEFAULT_DEPTH: u32 = 16;
+/// Stack frames per team by default. A search deeper than this gives its stack's foot to the pool, and once the
+/// pool is full drops it and hands its puzzle to the CPU. The puzzles `forkboard generate` makes (16×16 about
+/// 63% empty, 25×25 about half) search 20 and more guesses deep on singles alone: at 16 frames a thousand of them
+/// sent 7–9% (first solution) and 22–28% (counted to 2) to the CPU, at 32 none (docs/benchmarks.md, "Puzzles
+/// from `forkboard generate`"); 64 and 128 did no better. A 25×25 frame is 940 bytes: 62 MB for 2,048 teams.
+const DEFAULT_DEPTH: u32 = 32;
 /// Teams on a hardware adapter natively: an H100 runs 132 cores × (2,048 invocations ÷ 128) = 2,112 teams at
 /// most, fewer for the workgroup memory each takes (under 4 KB for 25×25). Measured there on a thousand 25×25
 /// puzzles: 1,024, 2,048 and 4,096 teams within noise of each other.

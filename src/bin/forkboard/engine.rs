@@ -278,6 +278,11 @@ impl Engines {
         self.config.cells_kernel = kernel;
     }
 
+    /// Stack frames per GPU lane or team, 0 for each kernel's default (`bench --gpu-depth`).
+    pub fn set_stack_depth(&mut self, depth: u32) {
+        self.config.stack_depth = depth;
+    }
+
     /// The CPU solver's guess budget per puzzle (0: none).
     pub fn max_guesses(&self) -> u64 {
         self.config.max_guesses

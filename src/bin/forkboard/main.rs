@@ -263,6 +263,9 @@ struct BenchArgs {
     /// small batches and lanes for large ones.
     #[arg(long, value_enum, default_value = "auto")]
     cells_kernel: CellsKernelArg,
+    /// Stack frames per GPU lane or team (0: each kernel's default; measurements).
+    #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
+    gpu_depth: u32,
     /// N-Queens sizes to count on both engines, A..B, or `none`.
     #[arg(long, default_value = "8..16")]
     queens: String,
