@@ -3,24 +3,33 @@
 // The lane kernel of cells (`sudoku_lanes.wgsl`) gives each board one invocation. That fills a GPU only with tens
 // of thousands of boards; a batch of a thousand 25×25 puzzles leaves most of the chip idle and lasts as long as
 // its slowest board's search on one invocation (17 ms on an H100). Here a team shares each pass of one board:
-// every invocation looks at a slice of the cells (naked singles) and of the units (hidden singles), and the
-// team applies what they found together. A board is searched as the lane kernel searches it — the same passes'
-// conclusions, the same guess (the open cell with fewest candidates, lowest digit first), the same stack of
-// saved boards, pool of branches for idle teams, guess budget and dropped stack feet — only each pass is spread
-// over the team, and the host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
+// every invocation looks at a slice of the cells (naked singles), of the units (hidden singles) and of the
+// segments where a line meets a box (locked candidates), and the team applies what they found together. A
+// board is searched as the lane kernel searches it — the same guess (the open cell with fewest candidates,
+// lowest digit first), the same stack of saved boards, pool of branches for idle teams, guess budget and
+// dropped stack feet — only each pass is spread over the team and also finds locked candidates, which the lane
+// kernel does not (on the puzzles `forkboard generate` makes, a third of the passes and guesses of singles
+// alone). The host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
+//
+// An open cell's word keeps its candidates from pass to pass, so that a digit banned once stays off while the
+// board only gains digits. Frames keep only the values: a board loaded from one starts with every digit open in
+// each open cell, and the passes find its bans again.
 //
 // One pass, in four steps with a barrier after each:
-// 1. Candidates. Each invocation works out the candidates of a slice of the open cells and keeps them in the
-//    cell's word, noting naked singles, dead cells, open cells and the open cell with fewest candidates; and it
-//    ORs each cell's candidates into its three units' tallies (`once`, and `twice` for the digits the OR's old
-//    value already had), so that no invocation walks a unit's cells one after another.
-// 2. Hidden singles. Each invocation turns a slice of the units' tallies into the digits one cell of the unit
-//    may take (`lone`), and clears the tallies; a digit that no cell may take, in a unit that lacks it, is a
-//    dead end. Steps 1 and 2 only read the board as it stood, so no invocation sees another's half-done work.
-// 3. Place. Each open cell that is a naked single, or may take one of its units' lone digits, takes it, and ORs
-//    it into its three units' masks (`used`, atomics). Everything found in steps 1 and 2 follows from the same
-//    board, so two findings that disagree — a cell given two digits, a unit given one digit twice (the OR's old
-//    value already has it) — mean it was dead.
+// 1. Candidates. Each invocation takes its units' placed digits off the candidates of a slice of the open cells,
+//    noting naked singles, dead cells, open cells and the open cell with fewest candidates; and it ORs each
+//    cell's candidates into its three units' tallies (`once`, and `twice` for the digits the OR's old value
+//    already had), so that no invocation walks a unit's cells one after another, and into its two segments'.
+// 2. Hidden singles and locked candidates. Each invocation turns a slice of the units' tallies into the digits
+//    one cell of the unit may take (`lone`), and clears the tallies; a digit that no cell may take, in a unit
+//    that lacks it, is a dead end. And it compares a slice of the segments with their line's and their box's
+//    other segments, banning a locked digit from the segments it must leave. Steps 1 and 2 only read the board
+//    as it stood, so no invocation sees another's half-done work.
+// 3. Ban and place. Each open cell loses its segments' banned digits; then, if it is a naked single or may take
+//    one of its units' lone digits, it takes it, and ORs it into its three units' masks (`used`, atomics).
+//    Everything found in steps 1 and 2 follows from the same board, so findings that disagree — a cell banned
+//    of every digit or given two, a unit given one digit twice (the OR's old value already has it) — mean it
+//    was dead.
 // 4. Judge. Invocation 0 turns the flags into the pass's verdict, which the team reads with
 //    `workgroupUniformLoad` (its value is uniform, so the team's control flow stays uniform, as barriers need).
 //
@@ -107,6 +116,15 @@ var<workgroup> used: array<atomic<u32>, 75>;
 var<workgroup> once: array<atomic<u32>, 75>;
 var<workgroup> twice: array<atomic<u32>, 75>;
 var<workgroup> lone: array<u32, 75>;
+// Locked candidates. A segment is where a line meets a box: row r's segments are r·R + k for the R boxes across
+// it (k = c div C), column c's are N·R + c·C + k for the C boxes down it (k = r div R); N·(R + C) ≤ 336 for
+// every shape (2×12 and 12×2 have the most). Step 1 ORs each open cell's candidates into its two segments
+// (`seg_may`); step 2 finds digits locked in a segment — a box's digit whose cells all lie on one line, or a
+// line's whose cells all lie in one box — and ORs them into the segments they leave (`seg_ban`); step 3 takes
+// the bans off the cells' candidates. Step 3 clears `seg_may`, step 1 `seg_ban`.
+const SEGMENTS: u32 = 336u;
+var<workgroup> seg_may: array<atomic<u32>, 336>;
+var<workgroup> seg_ban: array<atomic<u32>, 336>;
 // Step 1's flags: a dead end seen, a digit found, an open cell seen, the open cell with fewest candidates as
 // (candidates << 16) | cell.
 var<workgroup> dead: atomic<u32>;
@@ -151,14 +169,6 @@ fn units_of(i: u32) -> Units {
     return Units(r, c, b);
 }
 
-// The digits open cell `i` may still take.
-fn candidates(i: u32) -> u32 {
-    let u = units_of(i);
-    let n = params.side;
-    let taken = atomicLoad(&used[u.row]) | atomicLoad(&used[n + u.column]) | atomicLoad(&used[2u * n + u.box]);
-    return all_digits() & ~taken;
-}
-
 // Unit `u`'s cells are `first + a·N + b` for a·width + b < N, b < width: a row is one line of N, a column N
 // lines of one, a box R lines of C.
 fn unit_first(u: u32) -> u32 {
@@ -196,7 +206,7 @@ fn place(i: u32, bit: u32) {
     atomicOr(&used[2u * n + u.box], bit);
 }
 
-// The bits of unit `u`'s cell words seen in at least one cell, and in at least two: (once, twice).
+// The digits placed in unit `u`'s cells, seen at least once and at least twice: (once, twice).
 fn tally_unit(u: u32) -> vec2<u32> {
     let n = params.side;
     let first = unit_first(u);
@@ -206,7 +216,8 @@ fn tally_unit(u: u32) -> vec2<u32> {
     var line = 0u;
     var along = 0u;
     for (var k = 0u; k < n; k++) {
-        let m = cell[first + line + along];
+        let word = cell[first + line + along];
+        let m = select(0u, word & ~PLACED, (word & PLACED) != 0u);
         twice |= once & m;
         once |= m;
         along++;
@@ -218,8 +229,19 @@ fn tally_unit(u: u32) -> vec2<u32> {
     return vec2<u32>(once, twice);
 }
 
-// Slot `s` of a pass's slices (steps 1 and 3) in diagonal order: (cell, row, column, box).
-fn diagonal(s: u32) -> vec4<u32> {
+// A cell of a pass's slices: its index, its three units' indexes (row, N + column, 2N + box) and its two
+// segments' (row's, column's).
+struct Slot {
+    cell: u32,
+    row: u32,
+    column: u32,
+    box: u32,
+    row_segment: u32,
+    column_segment: u32,
+}
+
+// Slot `s` of a pass's slices (steps 1 and 3) in diagonal order.
+fn diagonal(s: u32) -> Slot {
     let n = params.side;
     let q = (s * by_side) >> 16u;
     let r = s - q * n;
@@ -227,8 +249,81 @@ fn diagonal(s: u32) -> vec4<u32> {
     if c >= n {
         c -= n;
     }
-    let b = ((r * by_box_rows) >> 16u) * (n / params.box_cols) + ((c * by_box_cols) >> 16u);
-    return vec4<u32>(r * n + c, r, c, b);
+    let band = (r * by_box_rows) >> 16u;
+    let stack = (c * by_box_cols) >> 16u;
+    let across = params.box_rows;  // boxes across a row: N / C = R
+    return Slot(
+        r * n + c,
+        r,
+        n + c,
+        2u * n + band * across + stack,
+        r * across + stack,
+        n * across + c * params.box_cols + band,
+    );
+}
+
+// Segment `g`'s locked digits (step 2), ORed into the segments of its line and of its box they leave. A row
+// segment lies with R − 1 others in its row and R − 1 others in its box (the box's other rows); a column
+// segment with C − 1 and C − 1.
+fn lock_segment(g: u32) {
+    let n = params.side;
+    let rows = n * params.box_rows;
+    var first = 0u;  // the segment's line's first segment
+    var width = 0u;  // segments per line
+    var line = 0u;   // the line's index among its kind
+    var k = 0u;      // the segment's place along its line
+    if g < rows {
+        width = params.box_rows;
+        line = (g * by_box_rows) >> 16u;
+        k = g - line * width;
+        first = line * width;
+    } else {
+        width = params.box_cols;
+        line = ((g - rows) * by_box_cols) >> 16u;
+        k = g - rows - line * width;
+        first = rows + line * width;
+    }
+    let mine = atomicLoad(&seg_may[g]);
+    if mine == 0u {
+        return;
+    }
+    // A box holds as many lines of a kind as a line crosses boxes (R rows, and a row crosses N / C = R boxes;
+    // C columns likewise), so `width` counts both; a line's segments lie `width` after the last line's.
+    let box_lines = width;
+    let box_first_line = select((line * by_box_rows) >> 16u, (line * by_box_cols) >> 16u, g >= rows) * width;
+    var along = 0u;  // the line's other segments
+    var in_box = 0u; // the box's other lines' segments
+    for (var j = 0u; j < width; j++) {
+        if j != k {
+            along |= atomicLoad(&seg_may[first + j]);
+        }
+    }
+    let base = first - line * width;  // first segment of this kind
+    for (var j = 0u; j < box_lines; j++) {
+        let other = box_first_line + j;
+        if other != line {
+            in_box |= atomicLoad(&seg_may[base + other * width + k]);
+        }
+    }
+    // A digit of the box only on this line leaves the line's other boxes; a digit of the line only in this box
+    // leaves the box's other lines.
+    let off_line = mine & ~in_box & along;
+    if off_line != 0u {
+        for (var j = 0u; j < width; j++) {
+            if j != k {
+                atomicOr(&seg_ban[first + j], off_line);
+            }
+        }
+    }
+    let off_box = mine & ~along & in_box;
+    if off_box != 0u {
+        for (var j = 0u; j < box_lines; j++) {
+            let other = box_first_line + j;
+            if other != line {
+                atomicOr(&seg_ban[base + other * width + k], off_box);
+            }
+        }
+    }
 }
 
 // Adds an open cell's candidates `m` to unit `u`'s tallies (step 1).
@@ -251,11 +346,14 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
     var best = 0xFFFFFFFFu;
     for (var s = me; s < cells; s += TEAM) {
         let at = diagonal(s);
-        let c = at.x;
-        if (cell[c] & PLACED) == 0u {
+        let c = at.cell;
+        let word = cell[c];
+        if (word & PLACED) == 0u {
             open = 1u;
-            let taken = atomicLoad(&used[at.y]) | atomicLoad(&used[n + at.z]) | atomicLoad(&used[2u * n + at.w]);
-            let m = all_digits() & ~taken;
+            // The cell's word keeps the candidates the last passes left it (bans included); placed digits of its
+            // units come off.
+            let taken = atomicLoad(&used[at.row]) | atomicLoad(&used[at.column]) | atomicLoad(&used[at.box]);
+            let m = word & ~taken;
             cell[c] = m;
             if m == 0u {
                 atomicStore(&dead, 1u);
@@ -265,11 +363,17 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
                 } else {
                     best = min(best, (countOneBits(m) << 16u) | c);
                 }
-                tally(at.y, m);
-                tally(n + at.z, m);
-                tally(2u * n + at.w, m);
+                tally(at.row, m);
+                tally(at.column, m);
+                tally(at.box, m);
+                atomicOr(&seg_may[at.row_segment], m);
+                atomicOr(&seg_may[at.column_segment], m);
             }
         }
+    }
+    let segments = n * (params.box_rows + params.box_cols);
+    for (var g = me; g < segments; g += TEAM) {
+        atomicStore(&seg_ban[g], 0u);
     }
     if open != 0u {
         atomicStore(&any_open, 1u);
@@ -278,7 +382,11 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
         atomicMin(&fewest, best);
     }
     workgroupBarrier();
-    // 2. Hidden singles over a slice of the units. (An open cell's candidates avoid its units' placed digits.)
+    // 2. Hidden singles over a slice of the units, locked candidates over a slice of the segments. (An open
+    // cell's candidates avoid its units' placed digits.)
+    for (var g = me; g < segments; g += TEAM) {
+        lock_segment(g);
+    }
     for (var u = me; u < 3u * n; u += TEAM) {
         let may = atomicLoad(&once[u]);
         let again = atomicLoad(&twice[u]);
@@ -295,29 +403,36 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
         }
     }
     workgroupBarrier();
-    // 3. Place (the same slice of cells as step 1): a naked single, or a lone digit of one of its units.
+    // 3. Bans and placements (the same slice of cells as step 1): the cell's candidates lose its segments'
+    // banned digits; then it takes a naked single, or a lone digit of one of its units. A ban that empties a
+    // cell means the board was dead; one that only narrows it is progress (the next pass builds on it).
     for (var s = me; s < cells; s += TEAM) {
         let at = diagonal(s);
-        let c = at.x;
-        let m = cell[c];
-        if (m & PLACED) == 0u {
-            var p = m & (lone[at.y] | lone[n + at.z] | lone[2u * n + at.w]);
+        let c = at.cell;
+        let was = cell[c];
+        if (was & PLACED) == 0u && was != 0u {
+            let m = was & ~(atomicLoad(&seg_ban[at.row_segment]) | atomicLoad(&seg_ban[at.column_segment]));
+            if m != was {
+                cell[c] = m;
+                atomicStore(&moved, 1u);
+            }
+            var p = m & (lone[at.row] | lone[at.column] | lone[at.box]);
             if (m & (m - 1u)) == 0u {
                 p |= m;
             }
-            if p != 0u {
-                if (p & (p - 1u)) != 0u {
+            if m == 0u || (p & (p - 1u)) != 0u {
+                atomicStore(&dead, 1u);
+            } else if p != 0u {
+                cell[c] = PLACED | p;
+                let before = atomicOr(&used[at.row], p) | atomicOr(&used[at.column], p) | atomicOr(&used[at.box], p);
+                if (before & p) != 0u {
                     atomicStore(&dead, 1u);
-                } else {
-                    cell[c] = PLACED | p;
-                    let before = atomicOr(&used[at.y], p) | atomicOr(&used[n + at.z], p)
-                        | atomicOr(&used[2u * n + at.w], p);
-                    if (before & p) != 0u {
-                        atomicStore(&dead, 1u);
-                    }
                 }
             }
         }
+    }
+    for (var g = me; g < segments; g += TEAM) {
+        atomicStore(&seg_may[g], 0u);
     }
     workgroupBarrier();
     // 4. Judge.
@@ -363,9 +478,10 @@ fn unpack_values(w: u32, word: u32) {
     for (var k = 0u; k < 4u; k++) {
         let at = 4u * w + k;
         if at < cells {
-            // A value v becomes PLACED and bit v − 1; 0 (open) becomes no candidates (step 1 finds them).
+            // A value v becomes PLACED and bit v − 1; 0 (open) becomes every digit (step 1 takes its units' placed
+            // digits off; bans found before the board was stored are found again).
             let v = (word >> (8u * k)) & 0xFFu;
-            cell[at] = select(0u, PLACED | (1u << (v - 1u)), v != 0u);
+            cell[at] = select(all_digits(), PLACED | (1u << (v - 1u)), v != 0u);
         }
     }
 }
@@ -419,7 +535,7 @@ fn copy_frame(source_frame: u32, dest_frame: u32) {
 fn guess(at: u32, guessed: u32) {
     store_board(at);
     if me == 0u {
-        let open = candidates(guessed);
+        let open = cell[guessed];  // a stuck pass's candidates: step 3 changed none
         let bit = open & (~open + 1u);
         let g = at * params.frame_words + board_words();
         frames[g] = guessed;
@@ -459,8 +575,7 @@ fn start(i: u32) {
     }
     workgroupBarrier();
     for (var u = me; u < 3u * n; u += TEAM) {
-        // (Open cells' words are 0 here; bits tally independently, so PLACED is masked off after.)
-        let seen = tally_unit(u) & vec2<u32>(~PLACED);
+        let seen = tally_unit(u);
         atomicStore(&used[u], seen.x);
         if seen.y != 0u {
             atomicStore(&dead, 1u);
@@ -557,6 +672,9 @@ fn run(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index)
     for (var u = me; u < 3u * n; u += TEAM) {
         atomicStore(&once[u], 0u);
         atomicStore(&twice[u], 0u);
+    }
+    for (var g = me; g < SEGMENTS; g += TEAM) {
+        atomicStore(&seg_may[g], 0u);
     }
     if me == 0u {
         atomicStore(&dead, 0u);

@@ -30,6 +30,8 @@ pub(crate) fn layout(shape: BoxShape) -> LaneLayout {
     let cells = shape.cells() as u32;
     let packed = cells.div_ceil(4);
     let board = packed + 3 * side;
+    // Where a row or a column meets a box: N·R row segments and N·C column segments.
+    let segments = side * (shape.rows() + shape.cols()) as u32;
     LaneLayout {
         side,
         box_rows: shape.rows() as u32,
@@ -40,11 +42,13 @@ pub(crate) fn layout(shape: BoxShape) -> LaneLayout {
         frame_words: board + 3,
         default_depth: DEFAULT_DEPTH,
         native_lanes: NATIVE_TEAMS,
-        // Per invocation and pass, at most: two slices of the cells, a slice of the units (two sweeps of N cells
-        // each, an upper bound: a pass only reads each unit's tallies, a new puzzle sweeps its units once), a
-        // board stored or loaded (four cells a word), and a few more.
+        // Per invocation and pass, at most: two slices of the cells, a slice of the units and of the segments
+        // (two sweeps of N each, an upper bound: a pass reads each unit's tallies and a segment's 2(R − 1) or
+        // 2(C − 1) neighbours twice over, a new puzzle sweeps its units once), two slices of the segments
+        // cleared, a board stored or loaded (four cells a word), and a few more.
         pass_iterations: 2 * cells.div_ceil(TEAM)
-            + (3 * side).div_ceil(TEAM) * 2 * side
+            + (3 * side + segments).div_ceil(TEAM) * 2 * side
+            + 2 * segments.div_ceil(TEAM)
             + 8 * board.div_ceil(TEAM)
             + 16,
         invocations_per_lane: TEAM,
@@ -61,7 +65,8 @@ pub(crate) async fn compile(ctx: &GpuContext) -> Result<LaneKernel, GpuError> {
     // kernels' (stack, pool and parking slots below `lanes::Plan::frames`), times `frame_words`, plus a word
     // below `frame_words`. The workgroup arrays are sized for 25×25 (`BoxShape` allows no larger side): cell
     // indexes below N² ≤ 625 (slices stop at N²; a unit's cells are `first + a·N + b` inside the grid), unit
-    // indexes below 3N ≤ 75. Every loop ends: a team loops at most `budget` times, the inner loops over slices,
+    // indexes below 3N ≤ 75, segment indexes below N·(R + C) ≤ 336 (a line's segments are its first plus
+    // fewer than R or C; the test below checks the bound over every shape). Every loop ends: a team loops at most `budget` times, the inner loops over slices,
     // a unit's N cells or a word's four values.
     LaneKernel::compile(
         ctx,
@@ -84,6 +89,17 @@ mod tests {
         assert!(wgsl.contains("var<workgroup> cell: array<u32, 625>"));
         assert!(wgsl.contains("var<workgroup> used: array<atomic<u32>, 75>"));
         assert!(wgsl.contains("const SOLUTION: u32 = 4u;"));
+        // The segment arrays hold the most segments of any shape (2×12 and 12×2: 24 × 14).
+        let most = (2..=25)
+            .flat_map(|rows| (2..=25).map(move |cols| (rows, cols)))
+            .filter_map(|(rows, cols)| BoxShape::new(rows, cols).ok())
+            .map(|shape| shape.side() * (shape.rows() + shape.cols()))
+            .max()
+            .unwrap();
+        assert_eq!(most, 336);
+        assert!(wgsl.contains("const SEGMENTS: u32 = 336u;"));
+        assert!(wgsl.contains("var<workgroup> seg_may: array<atomic<u32>, 336>"));
+        assert!(wgsl.contains("var<workgroup> seg_ban: array<atomic<u32>, 336>"));
         let large = layout("5x5".parse().unwrap());
         assert_eq!(
             (large.puzzle_words, large.frame_words, large.result_words),
