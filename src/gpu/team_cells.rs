@@ -14,8 +14,9 @@ pub(crate) const TEAM: u32 = 128;
 /// pool is full drops it and hands its puzzle to the CPU. The puzzles `forkboard generate` makes (16×16 about
 /// 63% empty, 25×25 about half) search 20 and more guesses deep on singles alone: at 16 frames a thousand of them
 /// sent about 9% (first solution) and 27% (counted to 2) to the CPU; at 32, none and 4 in 8,000 respectively
-/// (docs/benchmarks.md, "Puzzles from `forkboard generate`"); 64 and 128 did no better. A 25×25 frame is 940
-/// bytes: 62 MB for 2,048 teams.
+/// (docs/benchmarks.md, "Puzzles from `forkboard generate`"); 64 and 128 did no better. With locked candidates
+/// the searches are shallower, but at 16 frames 371 of 4,000 counted to 2 still went to the CPU. A 25×25 frame is
+/// 940 bytes: 62 MB for 2,048 teams.
 const DEFAULT_DEPTH: u32 = 32;
 /// Teams on a hardware adapter natively: an H100 runs 132 cores × (2,048 invocations ÷ 128) = 2,112 teams at
 /// most, fewer for the workgroup memory each takes (under 4 KB for 25×25). Measured there on a thousand 25×25
