@@ -5,11 +5,12 @@
 // its slowest board's search on one invocation (17 ms on an H100). Here a team shares each pass of one board:
 // every invocation looks at a slice of the cells (naked singles), of the units (hidden singles) and of the
 // segments where a line meets a box (locked candidates), and the team applies what they found together. A
-// board is searched as the lane kernel searches it — the same guess (the open cell with fewest candidates,
-// lowest digit first), the same stack of saved boards, pool of branches for idle teams, guess budget and
-// dropped stack feet — only each pass is spread over the team and also finds locked candidates, which the lane
-// kernel does not (on the puzzles `forkboard generate` makes, a third of the passes and guesses of singles
-// alone). The host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
+// board is searched as the lane kernel searches it — the same stack of saved boards, pool of branches for idle
+// teams, guess budget and dropped stack feet, digits tried lowest first — only each pass is spread over the
+// team and also finds locked candidates, which the lane kernel does not, and the guess breaks ties between the
+// cells of fewest candidates by taking the one whose units have the most open cells (together, on the puzzles
+// `forkboard generate` makes, a tenth to a fifth of the passes of singles alone).
+// The host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
 //
 // An open cell's word keeps its candidates from pass to pass, so that a digit banned once stays off while the
 // board only gains digits. Frames keep only the values: a board loaded from one starts with every digit open in
@@ -125,8 +126,8 @@ var<workgroup> lone: array<u32, 75>;
 const SEGMENTS: u32 = 336u;
 var<workgroup> seg_may: array<atomic<u32>, 336>;
 var<workgroup> seg_ban: array<atomic<u32>, 336>;
-// Step 1's flags: a dead end seen, a digit found, an open cell seen, the open cell with fewest candidates as
-// (candidates << 16) | cell.
+// Step 1's flags: a dead end seen, a digit found, an open cell seen, the open cell to guess on as
+// (candidates << 17) | (its units' placed digits << 10) | cell: fewest candidates, then most open neighbours.
 var<workgroup> dead: atomic<u32>;
 var<workgroup> moved: atomic<u32>;
 var<workgroup> any_open: atomic<u32>;
@@ -335,7 +336,7 @@ fn tally(u: u32, m: u32) {
 }
 
 // One pass over the board (the header's four steps). Returns (status, fewest, stop, 0): `fewest` the open cell
-// with fewest candidates as (candidates << 16) | cell, `stop` set when the branch is forked (`forked`) and its
+// to guess on as (candidates << 17) | (its units' placed digits << 10) | cell, `stop` set when the branch is forked (`forked`) and its
 // puzzle `i` has been finished or handed back by another branch (invocation 0 has then ended this branch).
 fn propagate(i: u32, forked: u32) -> vec4<u32> {
     let n = params.side;
@@ -352,8 +353,10 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
             open = 1u;
             // The cell's word keeps the candidates the last passes left it (bans included); placed digits of its
             // units come off.
-            let taken = atomicLoad(&used[at.row]) | atomicLoad(&used[at.column]) | atomicLoad(&used[at.box]);
-            let m = word & ~taken;
+            let row_used = atomicLoad(&used[at.row]);
+            let column_used = atomicLoad(&used[at.column]);
+            let box_used = atomicLoad(&used[at.box]);
+            let m = word & ~(row_used | column_used | box_used);
             cell[c] = m;
             if m == 0u {
                 atomicStore(&dead, 1u);
@@ -361,7 +364,10 @@ fn propagate(i: u32, forked: u32) -> vec4<u32> {
                 if (m & (m - 1u)) == 0u {
                     atomicStore(&moved, 1u);
                 } else {
-                    best = min(best, (countOneBits(m) << 16u) | c);
+                    // Fewest candidates first; among those, the cell whose three units have the most open cells
+                    // (each unit's open cells are N less its placed digits); then the lowest index.
+                    let placed = countOneBits(row_used) + countOneBits(column_used) + countOneBits(box_used);
+                    best = min(best, (countOneBits(m) << 17u) | (placed << 10u) | c);
                 }
                 tally(at.row, m);
                 tally(at.column, m);
@@ -765,7 +771,7 @@ fn run(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index)
                 }
                 bottom++;
             }
-            guess(stack + (depth & ring), verdict.y & 0xFFFFu);
+            guess(stack + (depth & ring), verdict.y & 0x3FFu);
             depth++;
             guesses++;
             continue;
