@@ -9,7 +9,7 @@
 // teams, guess budget and dropped stack feet, digits tried lowest first — only each pass is spread over the
 // team and also finds locked candidates, which the lane kernel does not, and the guess breaks ties between the
 // cells of fewest candidates by taking the one whose units have the most open cells (together, on the puzzles
-// `forkboard generate` makes, a tenth to a fifth of the passes of singles alone).
+// `forkboard generate` makes, about a tenth of the passes of singles alone, a sixteenth on 16×16 counted to 2).
 // The host's driver (`src/gpu/lanes.rs`) runs it unchanged, a team standing for a lane.
 //
 // An open cell's word keeps its candidates from pass to pass, so that a digit banned once stays off while the
