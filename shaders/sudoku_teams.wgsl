@@ -267,31 +267,29 @@ fn diagonal(s: u32) -> Slot {
 // segment lies with R − 1 others in its row and R − 1 others in its box (the box's other rows); a column
 // segment with C − 1 and C − 1.
 fn lock_segment(g: u32) {
-    let n = params.side;
-    let rows = n * params.box_rows;
-    var first = 0u;  // the segment's line's first segment
-    var width = 0u;  // segments per line
-    var line = 0u;   // the line's index among its kind
-    var k = 0u;      // the segment's place along its line
-    if g < rows {
-        width = params.box_rows;
-        line = (g * by_box_rows) >> 16u;
-        k = g - line * width;
-        first = line * width;
-    } else {
-        width = params.box_cols;
-        line = ((g - rows) * by_box_cols) >> 16u;
-        k = g - rows - line * width;
-        first = rows + line * width;
-    }
     let mine = atomicLoad(&seg_may[g]);
     if mine == 0u {
         return;
     }
     // A box holds as many lines of a kind as a line crosses boxes (R rows, and a row crosses N / C = R boxes;
     // C columns likewise), so `width` counts both; a line's segments lie `width` after the last line's.
-    let box_lines = width;
-    let box_first_line = select((line * by_box_rows) >> 16u, (line * by_box_cols) >> 16u, g >= rows) * width;
+    let rows = params.side * params.box_rows;
+    var base = 0u;            // the first segment of this kind
+    var width = 0u;           // segments per line, and lines per box
+    var line = 0u;            // the line's index among its kind
+    var box_first_line = 0u;  // the first line of the segment's box
+    if g < rows {
+        width = params.box_rows;
+        line = (g * by_box_rows) >> 16u;
+        box_first_line = ((line * by_box_rows) >> 16u) * width;
+    } else {
+        base = rows;
+        width = params.box_cols;
+        line = ((g - rows) * by_box_cols) >> 16u;
+        box_first_line = ((line * by_box_cols) >> 16u) * width;
+    }
+    let first = base + line * width;  // the line's first segment
+    let k = g - first;                // the segment's place along its line
     var along = 0u;  // the line's other segments
     var in_box = 0u; // the box's other lines' segments
     for (var j = 0u; j < width; j++) {
@@ -299,8 +297,7 @@ fn lock_segment(g: u32) {
             along |= atomicLoad(&seg_may[first + j]);
         }
     }
-    let base = first - line * width;  // first segment of this kind
-    for (var j = 0u; j < box_lines; j++) {
+    for (var j = 0u; j < width; j++) {
         let other = box_first_line + j;
         if other != line {
             in_box |= atomicLoad(&seg_may[base + other * width + k]);
@@ -318,7 +315,7 @@ fn lock_segment(g: u32) {
     }
     let off_box = mine & ~along & in_box;
     if off_box != 0u {
-        for (var j = 0u; j < box_lines; j++) {
+        for (var j = 0u; j < width; j++) {
             let other = box_first_line + j;
             if other != line {
                 atomicOr(&seg_ban[base + other * width + k], off_box);

@@ -389,8 +389,8 @@ fn large_grids_that_need_guesses_match_the_cpu_on_both_kernels() {
         eprintln!("large grids, {cells_kernel:?}: {report:?}");
         guesses.push(report.kernel.guesses);
     }
-    // The teams' locked candidates leave fewer branches than the lanes' singles alone (134 against 217 when
-    // this was written).
+    // The teams' locked candidates and choice of guess leave fewer branches than the lanes' singles alone (134
+    // against 217 when this was written).
     assert!(guesses[0] < guesses[1], "teams {guesses:?} lanes");
 }
 
@@ -398,10 +398,9 @@ fn large_grids_that_need_guesses_match_the_cpu_on_both_kernels() {
 fn searches_deeper_than_sixteen_guesses_stay_on_the_team_kernel() {
     // A 16×16 puzzle as `forkboard generate --size 16 --count 1000` makes them (line 451 at seed 1, about 63%
     // empty, one solution): even with the team kernel's locked candidates and choice of guess, its search goes
-    // 21 guesses deep. One
-    // team and a pool of one frame, counted to 2: with a stack of 16 frames the search overflows it, its foot
-    // fills the pool, the next foot is dropped and the puzzle goes to the CPU; the default stack holds the
-    // search on the GPU.
+    // 21 guesses deep. One team and a pool of one frame, counted to 2: with a stack of 16 frames the search
+    // overflows it, its foot fills the pool, the next foot is dropped and the puzzle goes to the CPU; the
+    // default stack holds the search on the GPU.
     let lines = [
         ".3..........6E..7..8.....E...234.D..G.2E.9.8F..5F.5.B.4.1...9...",
         ".C.F...5...B4...9.E2AG..5F..........6...8.C..........B..A2....81",

@@ -67,8 +67,9 @@ pub(crate) async fn compile(ctx: &GpuContext) -> Result<LaneKernel, GpuError> {
     // below `frame_words`. The workgroup arrays are sized for 25×25 (`BoxShape` allows no larger side): cell
     // indexes below N² ≤ 625 (slices stop at N²; a unit's cells are `first + a·N + b` inside the grid), unit
     // indexes below 3N ≤ 75, segment indexes below N·(R + C) ≤ 336 (a line's segments are its first plus
-    // fewer than R or C; the test below checks the bound over every shape). Every loop ends: a team loops at most `budget` times, the inner loops over slices,
-    // a unit's N cells or a word's four values.
+    // fewer than R or C; the test below checks the bound over every shape). Every loop ends: a team loops at
+    // most `budget` times, the inner loops over slices, a unit's N cells or a line's R or C segments, or a
+    // word's four values.
     LaneKernel::compile(
         ctx,
         "sudoku_teams",
