@@ -1,4 +1,6 @@
-//! Host side of `shaders/sudoku_lane9.wgsl`: 9×9 Sudoku with one board per GPU lane.
+//! Host side of `shaders/sudoku_lane9.wgsl`: 9×9 Sudoku with one board per GPU lane, and of
+//! `shaders/sudoku_lone9.wgsl`, appended to it: a workgroup of 256 such lanes per puzzle for a batch of a few
+//! (`NineKernel`).
 //!
 //! The shader's header explains the kernel; `src/sudoku/bands.rs` is its Rust model, and `super::lanes` the
 //! driver it shares with the kernel of other shapes. Each puzzle goes up as value planes (48 bytes) and comes
@@ -10,7 +12,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout};
 use super::pipeline::trusted_module;
-use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome};
+use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome, NineKernel};
 use super::{GpuContext, GpuError};
 use crate::sudoku::Grid;
 use crate::sudoku::bands::{self, pack};
@@ -48,8 +50,8 @@ pub struct Lane9Result {
     pub flags: u32,
     /// Branches alive (0 once the puzzle has finished).
     pub live: u32,
-    /// Padding.
-    pub pad: u32,
+    /// 1 once the latency kernel (`shaders/sudoku_lone9.wgsl`) has started the puzzle.
+    pub started: u32,
     /// The first solution's value planes.
     pub planes: [u32; 12],
 }
@@ -76,25 +78,49 @@ pub struct Lane9Kernel {
 impl Lane9Kernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        let source = wgpu::include_wgsl!("../../shaders/sudoku_lane9.wgsl");
+        // The latency kernel (a workgroup per puzzle) shares this kernel's board, passes and bindings: its file
+        // is appended to the lane kernel's.
+        let source = wgpu::ShaderModuleDescriptor {
+            label: Some("sudoku_lane9"),
+            source: wgpu::ShaderSource::Wgsl(
+                concat!(
+                    include_str!("../../shaders/sudoku_lane9.wgsl"),
+                    include_str!("../../shaders/sudoku_lone9.wgsl")
+                )
+                .into(),
+            ),
+        };
         // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
-        // `params.puzzles` (claims past it are refused before use), the sizes the host gives the `puzzles` and
-        // `results` buffers. Lane indexes are below `params.lanes` (the shader returns early past it). Frame
+        // `params.puzzles` (claims past it are refused before use; `lone`'s workgroup index is checked), the
+        // sizes the host gives the `puzzles` and `results` buffers. Lane indexes are below `params.lanes` (the
+        // shader returns early past it; `lone` returns where a workgroup's 256 lanes would pass it). Frame
         // indexes are a lane's stack slot `lane × depth + (k & (depth − 1))`, a pool slot `lanes × depth +
         // (n & (pool − 1))` or a parking slot `lanes × depth + pool + lane`, all below the frames the driver
-        // allocates (`lanes::Plan::frames`), with `depth` and `pool` powers of two. Every loop ends: a lane
-        // loops at most `budget` times, its inner loops run a fixed count. Natively the checks wgpu would
-        // inject around each access cost time on every pass.
-        let lanes = LaneKernel::compile(ctx, "sudoku_lane9", "the 9×9 Sudoku kernel", || unsafe {
-            trusted_module(ctx, source)
-        })
+        // allocates (`lanes::Plan::frames`), with `depth` and `pool` powers of two; `lone`'s offers are such
+        // stack slots, at indexes below the idle lanes it counted (at most 256). Every loop ends: a lane loops
+        // at most `budget` times, its inner loops run a fixed count. Natively the checks wgpu would inject
+        // around each access cost time on every pass.
+        let lanes = LaneKernel::compile(
+            ctx,
+            "sudoku_lane9",
+            "the 9×9 Sudoku kernel",
+            true,
+            || unsafe { trusted_module(ctx, source) },
+        )
         .await?;
         let kernel = Self { lanes };
-        // Drivers may finish compiling on the first dispatch: one puzzle now keeps that out of the first batch.
+        // Drivers may finish compiling on the first dispatch: one puzzle on each kernel now keeps that out of
+        // the first batch.
         let warm_up = Grid::empty(bands::nine());
-        kernel
-            .solve(ctx, &[warm_up], 1, ForkConfig::default(), &mut |_, _| true)
-            .await?;
+        for nine_kernel in [NineKernel::Lanes, NineKernel::Lone] {
+            let config = ForkConfig {
+                nine_kernel,
+                ..ForkConfig::default()
+            };
+            kernel
+                .solve(ctx, &[&warm_up], 1, config, &mut |_, _| true)
+                .await?;
+        }
         Ok(kernel)
     }
 

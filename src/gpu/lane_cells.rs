@@ -115,6 +115,7 @@ impl LaneCellsKernel {
             ctx,
             "sudoku_lanes",
             "the Sudoku kernel for large and odd shapes",
+            false,
             || unsafe { trusted_module(ctx, source) },
         )
         .await?;

@@ -2,7 +2,9 @@
 //! pool of branches for the lanes that run out of puzzles. `shaders/sudoku_lane9.wgsl` (9×9) and
 //! `shaders/sudoku_lanes.wgsl` (every other shape) differ in how a board is held; their parameters, control
 //! block, buffers and the host's submission loop are the same, and live here. The team kernel
-//! (`shaders/sudoku_teams.wgsl`, a workgroup per board) runs here too, each team standing for a lane.
+//! (`shaders/sudoku_teams.wgsl`, a workgroup per board) runs here too, each team standing for a lane, and so
+//! does the 9×9 kernel's `lone` (`shaders/sudoku_lone9.wgsl`), a workgroup of lanes per puzzle for batches of a
+//! few, which shares branches inside each run and needs no `publish`.
 //!
 //! The host packs each puzzle ([`LaneLayout::puzzle_words`] words), uploads the batch once, and submits runs
 //! of the kernel — each a `publish` (one invocation that moves the shared pool's boundaries) and a `run` (every
@@ -19,7 +21,7 @@ use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
 use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout};
-use super::sudoku_fork::{ForkConfig, ForkStats};
+use super::sudoku_fork::{ForkConfig, ForkStats, NineKernel};
 use super::{GpuContext, GpuError, map_index, readback};
 use crate::sudoku::Grid;
 
@@ -53,6 +55,23 @@ const SERIAL_UPLOAD_RUNS: usize = 16;
 const RUNS_PER_SUBMISSION: u32 = 16;
 /// Runs in the first part of a small batch's first submission (see `solve_uploaded`).
 const EARLY_RUNS: u32 = 4;
+/// Invocations of `lone` per puzzle (its `@workgroup_size`).
+const LONE_LANES: u32 = 256;
+/// Batches up to this size go to `lone` ([`NineKernel::Auto`]), where the lanes hold 256 per puzzle (natively,
+/// every batch up to it). Measured on an H200 (docs/benchmarks.md): batches of 16 to 256 of the forum's hardest
+/// 3–4× sooner than on the lane kernel, of kaggle's level with it.
+const LONE_UP_TO: usize = 256;
+/// Stack frames `lone` gives a lane where the plan's frames allow: more than a 9×9 search ever waits on.
+const LONE_DEPTH: u32 = 128;
+/// `Auto` takes `lone` where its lanes get at least this many frames, the lane kernel's own stack: its 256
+/// lanes share a search, so each waits on fewer branches than one lane alone (a puzzle that fills a stack goes
+/// to the CPU, never lost).
+const LONE_AUTO_DEPTH: u32 = 32;
+/// Rounds of `lone` in a run at first: the model (`examples/lone_model.rs`) has every puzzle of the forum's
+/// hardest solved within 55 and counted to 2 within 73, so one run answers a hard puzzle alone.
+const LONE_ROUNDS: u32 = 128;
+/// Runs of `lone` in a submission after its first (a single run).
+const LONE_RUNS_PER_SUBMISSION: u32 = 4;
 /// The result word, the same in every kernel of this driver, that counts a puzzle's branches alive.
 const LIVE_WORD: usize = 2;
 
@@ -217,22 +236,57 @@ fn plan(config: &ForkConfig, layout: &LaneLayout, kind: AdapterKind, max_binding
     }
 }
 
+/// How `lone` (a workgroup of [`LONE_LANES`] per puzzle) lays its lanes over a batch's buffers: the first
+/// `LONE_LANES × puzzles` lanes of the plan, each with a deeper stack where the plan's frames allow. `lone`
+/// gives a lane's stack no pool to spill into, and a valid puzzle's search never waits on more branches than it
+/// has open cells, so `LONE_DEPTH` frames never fill; the parking frames stay where the plan has them
+/// (`lanes × depth` is kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LonePlan {
+    /// What the kernel is told of the lanes.
+    lanes: u32,
+    /// Stack frames per lane, a power of two.
+    depth: u32,
+}
+
+impl LonePlan {
+    /// `None` where the plan has fewer than `LONE_LANES` lanes per puzzle.
+    fn new(plan: Plan, puzzles: u32) -> Option<Self> {
+        let used = u64::from(puzzles) * u64::from(LONE_LANES);
+        if used > u64::from(plan.lanes) {
+            return None;
+        }
+        let frames = u64::from(plan.lanes) * u64::from(plan.depth);
+        let mut depth = plan.depth;
+        while depth < LONE_DEPTH && used * u64::from(depth) * 2 <= frames {
+            depth *= 2;
+        }
+        Some(Self {
+            lanes: (frames / u64::from(depth)) as u32,
+            depth,
+        })
+    }
+}
+
 /// A lane kernel's pipelines, and the last batch's buffers.
 pub(crate) struct LaneKernel {
     label: &'static str,
     layout: wgpu::BindGroupLayout,
     run: wgpu::ComputePipeline,
     publish: wgpu::ComputePipeline,
+    /// The same module's `lone`, a workgroup per puzzle (9×9 only: `shaders/sudoku_lone9.wgsl`).
+    lone: Option<wgpu::ComputePipeline>,
     cache: Mutex<Option<Buffers>>,
 }
 
 impl LaneKernel {
-    /// The pipelines of `run` and `publish` in the module `make_module` compiles; a validation error in either
-    /// comes back as [`GpuError::Api`] naming the kernel (`what`).
+    /// The pipelines of `run` and `publish` (and `lone`, where `with_lone`) in the module `make_module`
+    /// compiles; a validation error in any comes back as [`GpuError::Api`] naming the kernel (`what`).
     pub(crate) async fn compile(
         ctx: &GpuContext,
         label: &'static str,
         what: &str,
+        with_lone: bool,
         make_module: impl FnOnce() -> wgpu::ShaderModule,
     ) -> Result<Self, GpuError> {
         use Binding::{Read, ReadWrite, Uniform};
@@ -248,6 +302,7 @@ impl LaneKernel {
             label,
             run: pipelines.pipeline(&module, "run"),
             publish: pipelines.pipeline(&module, "publish"),
+            lone: with_lone.then(|| pipelines.pipeline(&module, "lone")),
             layout,
             cache: Mutex::new(None),
         };
@@ -371,14 +426,29 @@ impl LaneKernel {
         clearing.clear_buffer(&buffers.lanes.control, 0, None);
         clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
         let mut first = Some(clearing);
+        // A batch of a few 9×9 puzzles goes to `lone`, a workgroup per puzzle (see `LonePlan`).
+        let lone = self.lone.as_ref().and_then(|pipeline| {
+            let lone = LonePlan::new(plan, n)?;
+            let wanted = match config.nine_kernel {
+                NineKernel::Auto => count <= LONE_UP_TO && lone.depth >= LONE_AUTO_DEPTH,
+                NineKernel::Lanes => false,
+                NineKernel::Lone => true,
+            };
+            wanted.then_some((pipeline, lone))
+        });
         let max_budget = if kind == AdapterKind::Software {
             (SOFTWARE_LOOP_ITERATIONS / layout.pass_iterations.max(1)).max(1)
         } else {
             1 << 16
         };
         // Short runs first, many to a submission: a single hard puzzle spreads over the lanes one run at a time,
-        // and an easy batch ends within the first submission.
-        let min_budget = 16.min(max_budget);
+        // and an easy batch ends within the first submission. `lone` shares branches within its runs: one run
+        // of it answers most batches.
+        let (min_budget, early_runs, runs_per_submission) = match lone {
+            Some(_) => (LONE_ROUNDS, 1, LONE_RUNS_PER_SUBMISSION),
+            None => (16, EARLY_RUNS, RUNS_PER_SUBMISSION),
+        };
+        let min_budget = min_budget.min(max_budget);
         let mut budget = min_budget;
         // A small batch's results travel with every submission: the one that finishes the batch has brought
         // them back, and a round trip to the GPU is saved (a large one's are copied once, at the end).
@@ -403,8 +473,8 @@ impl LaneKernel {
                 bytemuck::bytes_of(&LaneParams {
                     puzzles: n,
                     limit: limit.clamp(1, u64::from(u32::MAX)) as u32,
-                    lanes: plan.lanes,
-                    depth: plan.depth,
+                    lanes: lone.map_or(plan.lanes, |(_, l)| l.lanes),
+                    depth: lone.map_or(plan.depth, |(_, l)| l.depth),
                     pool: plan.pool,
                     budget,
                     side: layout.side,
@@ -425,11 +495,19 @@ impl LaneKernel {
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_bind_group(0, &buffers.bind_group, &[]);
-                for _ in 0..runs {
-                    pass.set_pipeline(&self.publish);
-                    pass.dispatch_workgroups(1, 1, 1);
-                    pass.set_pipeline(&self.run);
-                    pass.dispatch_workgroups(plan.lanes.div_ceil(lanes_per_group), 1, 1);
+                if let Some((lone, _)) = lone {
+                    // A workgroup per puzzle, which shares its branches itself: no `publish`.
+                    pass.set_pipeline(lone);
+                    for _ in 0..runs {
+                        pass.dispatch_workgroups(n, 1, 1);
+                    }
+                } else {
+                    for _ in 0..runs {
+                        pass.set_pipeline(&self.publish);
+                        pass.dispatch_workgroups(1, 1, 1);
+                        pass.set_pipeline(&self.run);
+                        pass.dispatch_workgroups(plan.lanes.div_ceil(lanes_per_group), 1, 1);
+                    }
                 }
             }
             encoder.copy_buffer_to_buffer(&buffers.lanes.control, 0, control_to, 0, None);
@@ -451,7 +529,7 @@ impl LaneKernel {
         let mut early = copy_along.then(|| {
             submit(
                 first.take(),
-                EARLY_RUNS,
+                early_runs,
                 budget,
                 &buffers.lanes.control_early_read,
                 Some(&buffers.batch.results_early_read),
@@ -462,17 +540,17 @@ impl LaneKernel {
         let mut made_early: Option<Vec<Option<T>>> = None;
         loop {
             // The first part's runs, if any, were submitted already; the rest make up a submission's worth.
-            let earlier = if early.is_some() { EARLY_RUNS } else { 0 };
+            let earlier = if early.is_some() { early_runs } else { 0 };
             let results_to = copy_along.then_some(&buffers.batch.results_read);
             submit(
                 first.take(),
-                RUNS_PER_SUBMISSION - earlier,
+                runs_per_submission - earlier,
                 budget,
                 &buffers.lanes.control_read,
                 results_to,
             );
             let submitted = early.unwrap_or_else(Instant::now);
-            let runs = RUNS_PER_SUBMISSION;
+            let runs = runs_per_submission;
             if early.take().is_some() {
                 let state = read_control(ctx, &buffers.lanes.control_early_read).await?;
                 stats.submissions += 1;
@@ -495,7 +573,7 @@ impl LaneKernel {
                 stats.answered_early = answered as u64;
                 if answered == count {
                     // The second part is left to run out unread.
-                    stats.rounds += u64::from(EARLY_RUNS);
+                    stats.rounds += u64::from(early_runs);
                     stats.forks = u64::from(state.donated);
                     stats.search_seconds = started.elapsed().as_secs_f64();
                     stats.overflowed = overflowed.load(Ordering::Relaxed);
@@ -798,6 +876,46 @@ impl BatchBuffers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_declares_its_lanes_and_lays_them_within_the_plan() {
+        let lone = include_str!("../../shaders/sudoku_lone9.wgsl");
+        assert!(lone.contains(&format!("@workgroup_size({LONE_LANES})")));
+        assert!(lone.contains(&format!("const LONE: u32 = {LONE_LANES}u;")));
+        let plan = |lanes, depth| Plan {
+            lanes,
+            depth,
+            pool: 1,
+            frame_words: 32,
+        };
+        let at = |lanes, depth, puzzles| {
+            LonePlan::new(plan(lanes, depth), puzzles).map(|l| (l.lanes, l.depth))
+        };
+        // Natively: one puzzle's lanes get the deepest stacks, 256 puzzles the plan's own, 257 do not fit.
+        assert_eq!(at(1 << 16, 32, 1), Some((1 << 14, LONE_DEPTH)));
+        assert_eq!(at(1 << 16, 32, 64), Some((1 << 14, 128)));
+        assert_eq!(at(1 << 16, 32, 128), Some((1 << 15, 64)));
+        assert_eq!(at(1 << 16, 32, 256), Some((1 << 16, 32)));
+        assert_eq!(at(1 << 16, 32, 257), None);
+        // lavapipe's 512 lanes: one or two puzzles.
+        assert_eq!(at(512, 32, 1), Some((256, 64)));
+        assert_eq!(at(512, 32, 2), Some((512, 32)));
+        assert_eq!(at(512, 32, 3), None);
+        // A stack asked deeper than LONE_DEPTH stays as asked.
+        assert_eq!(at(1 << 16, 256, 1), Some((1 << 16, 256)));
+        // Every puzzle's lanes, and the frames they address, stay within the plan's.
+        for (lanes, depth) in [(1 << 16, 32), (1 << 14, 32), (512, 32), (4096, 2)] {
+            for puzzles in 1..=lanes / LONE_LANES {
+                let lone = LonePlan::new(plan(lanes, depth), puzzles).unwrap();
+                assert!(puzzles * LONE_LANES <= lone.lanes && lone.lanes <= lanes);
+                assert_eq!(
+                    u64::from(lone.lanes) * u64::from(lone.depth),
+                    u64::from(lanes) * u64::from(depth)
+                );
+                assert!(lone.depth.is_power_of_two() && lone.depth >= depth);
+            }
+        }
+    }
 
     #[test]
     fn every_shader_of_the_driver_declares_the_same_params_and_control() {

@@ -17,6 +17,8 @@ pub struct ForkConfig {
     pub max_guesses: u64,
     /// Which kernel searches shapes other than 9×9.
     pub cells_kernel: CellsKernel,
+    /// Which kernel searches 9×9.
+    pub nine_kernel: NineKernel,
 }
 
 impl Default for ForkConfig {
@@ -26,6 +28,7 @@ impl Default for ForkConfig {
             stack_depth: 0,
             max_guesses: crate::sudoku::solver::DEFAULT_MAX_GUESSES,
             cells_kernel: CellsKernel::Auto,
+            nine_kernel: NineKernel::Auto,
         }
     }
 }
@@ -40,6 +43,19 @@ pub enum CellsKernel {
     Lanes,
     /// One board per workgroup (`shaders/sudoku_teams.wgsl`): each board searched soonest.
     Teams,
+}
+
+/// Which kernel searches a batch of 9×9 puzzles ([`super::lane9`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NineKernel {
+    /// A workgroup per puzzle for a batch of a few, lanes for a larger one.
+    #[default]
+    Auto,
+    /// One board per invocation (`shaders/sudoku_lane9.wgsl`), branches shared between runs.
+    Lanes,
+    /// A workgroup of 256 invocations per puzzle (`shaders/sudoku_lone9.wgsl`), branches shared after every
+    /// pass, wherever the lanes hold 256 per puzzle (else the lane kernel).
+    Lone,
 }
 
 /// What the GPU found for one puzzle.

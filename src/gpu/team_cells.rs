@@ -74,6 +74,7 @@ pub(crate) async fn compile(ctx: &GpuContext) -> Result<LaneKernel, GpuError> {
         ctx,
         "sudoku_teams",
         "the Sudoku kernel of teams",
+        false,
         || unsafe { trusted_module(ctx, source) },
     )
     .await

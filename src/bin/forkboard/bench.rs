@@ -289,6 +289,7 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
         .transpose()?;
     if let Some(gpu) = gpu.as_mut() {
         gpu.set_cells_kernel(args.cells_kernel.into());
+        gpu.set_nine_kernel(args.nine_kernel.into());
         gpu.set_stack_depth(args.gpu_depth);
     }
     let sets = load_sets(&args)?;

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use forkboard::gpu::lane9::Lane9Result;
 use forkboard::gpu::nine_batch::solve_packed_nines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
-use forkboard::gpu::sudoku_fork::{CellsKernel, ForkConfig};
+use forkboard::gpu::sudoku_fork::{CellsKernel, ForkConfig, NineKernel};
 use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
@@ -276,6 +276,11 @@ impl Engines {
     /// Which GPU kernel searches shapes other than 9×9 (`bench --cells-kernel`).
     pub fn set_cells_kernel(&mut self, kernel: CellsKernel) {
         self.config.cells_kernel = kernel;
+    }
+
+    /// Which GPU kernel searches 9×9 (`bench --nine-kernel`).
+    pub fn set_nine_kernel(&mut self, kernel: NineKernel) {
+        self.config.nine_kernel = kernel;
     }
 
     /// Stack frames per GPU lane or team, 0 for each kernel's default (`bench --gpu-depth`).

@@ -101,6 +101,27 @@ impl From<CellsKernelArg> for forkboard::gpu::sudoku_fork::CellsKernel {
     }
 }
 
+/// `bench --nine-kernel`: which GPU kernel searches 9×9.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum NineKernelArg {
+    /// A workgroup per puzzle for batches of a few, lanes for larger ones.
+    Auto,
+    /// One board per lane.
+    Lanes,
+    /// A workgroup per puzzle, wherever the lanes hold one for each.
+    Lone,
+}
+
+impl From<NineKernelArg> for forkboard::gpu::sudoku_fork::NineKernel {
+    fn from(arg: NineKernelArg) -> Self {
+        match arg {
+            NineKernelArg::Auto => Self::Auto,
+            NineKernelArg::Lanes => Self::Lanes,
+            NineKernelArg::Lone => Self::Lone,
+        }
+    }
+}
+
 /// The solving engine.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Engine {
@@ -263,6 +284,10 @@ struct BenchArgs {
     /// small batches and lanes for large ones.
     #[arg(long, value_enum, default_value = "auto")]
     cells_kernel: CellsKernelArg,
+    /// The GPU kernel for 9×9: a board per lane, a workgroup per puzzle (`lone`), or `lone` for batches of a
+    /// few and lanes for larger ones.
+    #[arg(long, value_enum, default_value = "auto")]
+    nine_kernel: NineKernelArg,
     /// Stack frames per GPU lane or team (0: each kernel's default; measurements).
     #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
     gpu_depth: u32,

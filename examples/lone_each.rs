@@ -1,0 +1,87 @@
+//! Each puzzle of a file solved alone on the GPU, one batch of one after another, as the command line answers
+//! a single puzzle (checks included); prints the distribution of the times, then the slowest puzzles with the
+//! CPU engine's time for each on one thread. For the "one hard puzzle" bar (docs/benchmarks.md).
+//!
+//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto] [SHOW]`
+use std::time::Instant;
+
+use forkboard::gpu::GpuContext;
+use forkboard::gpu::sudoku_batch::{SudokuKernels, answer_chunk_blocking};
+use forkboard::gpu::sudoku_fork::{ForkConfig, NineKernel};
+use forkboard::sudoku::Solver;
+use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::format::{ReadOptions, Reader, Record};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("FILE");
+    let mode = match args.next().as_deref() {
+        Some("count2") => Mode::Count(2),
+        _ => Mode::First,
+    };
+    let nine_kernel = match args.next().as_deref() {
+        Some("lanes") => NineKernel::Lanes,
+        Some("lone") => NineKernel::Lone,
+        _ => NineKernel::Auto,
+    };
+    let show: usize = args.next().map_or(10, |s| s.parse().expect("a number"));
+    let bytes = std::fs::read(&path).expect("readable");
+    let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
+    let ctx = GpuContext::new_blocking().expect("a GPU");
+    let kernels = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
+    let config = ForkConfig {
+        nine_kernel,
+        ..ForkConfig::default()
+    };
+    // A first batch of one pays for the driver's start: not timed.
+    answer_chunk_blocking(&ctx, &kernels, &records[..1], mode, config, &mut |_, _| {
+        true
+    })
+    .expect("the GPU runs");
+    let mut times: Vec<(f64, usize)> = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let started = Instant::now();
+        let (answers, report) = answer_chunk_blocking(
+            &ctx,
+            &kernels,
+            std::slice::from_ref(record),
+            mode,
+            config,
+            &mut |_, _| true,
+        )
+        .expect("the GPU runs");
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(answers.len(), 1);
+        assert_eq!(report.cpu_fallbacks, 0, "line {}", i + 1);
+        times.push((seconds, i));
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = sorted.len();
+    let at = |q: f64| sorted[((n as f64 * q) as usize).min(n - 1)].0 * 1e6;
+    println!(
+        "{n} puzzles alone, {mode:?}, {nine_kernel:?} on {}: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}",
+        ctx.describe(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        sorted[n - 1].0 * 1e6
+    );
+    let mut solver = Solver::new();
+    for &(seconds, i) in sorted.iter().rev().take(show) {
+        // The CPU engine on this thread: the best of 20.
+        let best = (0..20)
+            .map(|_| {
+                let started = Instant::now();
+                std::hint::black_box(answer(&records[i], &mut solver, mode));
+                started.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min);
+        println!(
+            "line {}: GPU {:.1} µs, CPU engine on one thread {:.1} µs",
+            i + 1,
+            seconds * 1e6,
+            best * 1e6
+        );
+    }
+}
