@@ -355,6 +355,20 @@ fn write_solution(i: u32) {
     results[i].planes[2] = vec4<u32>(q2.z, q3);
 }
 
+// Counts a solution of puzzle `i` on the lane's board, keeping the first; true once the count reaches the limit,
+// the puzzle then marked DONE.
+fn count_solution(i: u32) -> bool {
+    let found = atomicAdd(&results[i].count, 1u);
+    if found == 0u {
+        write_solution(i);
+    }
+    if found + 1u >= params.limit {
+        atomicOr(&results[i].flags, DONE);
+        return true;
+    }
+    return false;
+}
+
 // Ends one branch of puzzle `i`; the last one finishes the puzzle.
 fn end_branch(i: u32) {
     if atomicSub(&results[i].live, 1u) == 1u {
@@ -479,17 +493,10 @@ fn run(@builtin(global_invocation_id) gid: vec3<u32>) {
             guesses++;
             continue;
         }
-        if status == SOLVED {
-            let found = atomicAdd(&results[i].count, 1u);
-            if found == 0u {
-                write_solution(i);
-            }
-            if found + 1u >= params.limit {
-                atomicOr(&results[i].flags, DONE);
-                end_branch(i);
-                held = 0u;
-                continue;
-            }
+        if status == SOLVED && count_solution(i) {
+            end_branch(i);
+            held = 0u;
+            continue;
         }
         // Dead, or solved with more to count: back to the last branch waiting.
         if depth != bottom {

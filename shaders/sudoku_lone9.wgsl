@@ -89,27 +89,15 @@ fn lone(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
                         guesses++;
                     }
                 } else if status != PROGRESS {
-                    var back = true;
-                    if status == SOLVED {
-                        let found = atomicAdd(&results[i].count, 1u);
-                        if found == 0u {
-                            write_solution(i);
-                        }
-                        if found + 1u >= params.limit {
-                            atomicOr(&results[i].flags, DONE);
-                            atomicStore(&lone_stop, 1u);
-                            held = false;
-                            back = false;
-                        }
-                    }
-                    // Dead, or solved with more to count: back to the last branch waiting.
-                    if back {
-                        if depth != bottom {
-                            depth--;
-                            _ = load_frame(stack + (depth & ring));
-                        } else {
-                            held = false;
-                        }
+                    if status == SOLVED && count_solution(i) {
+                        atomicStore(&lone_stop, 1u);
+                        held = false;
+                    } else if depth != bottom {
+                        // Dead, or solved with more to count: back to the last branch waiting.
+                        depth--;
+                        _ = load_frame(stack + (depth & ring));
+                    } else {
+                        held = false;
                     }
                 }
             }
