@@ -38,7 +38,7 @@ fn main() {
         true
     })
     .expect("the GPU runs");
-    let mut times: Vec<(f64, usize)> = Vec::with_capacity(records.len());
+    let mut sorted: Vec<(f64, usize)> = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
         let started = Instant::now();
         let (answers, report) = answer_chunk_blocking(
@@ -53,9 +53,8 @@ fn main() {
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(answers.len(), 1);
         assert_eq!(report.cpu_fallbacks, 0, "line {}", i + 1);
-        times.push((seconds, i));
+        sorted.push((seconds, i));
     }
-    let mut sorted = times.clone();
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = sorted.len();
     let at = |q: f64| sorted[((n as f64 * q) as usize).min(n - 1)].0 * 1e6;

@@ -58,7 +58,7 @@ struct Result {
     count: atomic<u32>,          // solutions found (may pass the limit by a few; the host clamps)
     flags: atomic<u32>,          // DONE, OVERFLOW
     live: atomic<u32>,           // branches of this puzzle in lanes or in the pool
-    started: u32,                // 1 once `lone` (sudoku_lone9.wgsl) has started the puzzle
+    started: u32,                // `lone` (sudoku_lone9.wgsl): 0 not started, 1 searching, 2 finished
     planes: array<vec4<u32>, 3>, // the first solution, as value planes (the host's layout, see bands.rs)
 }
 

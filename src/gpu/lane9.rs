@@ -50,7 +50,8 @@ pub struct Lane9Result {
     pub flags: u32,
     /// Branches alive (0 once the puzzle has finished).
     pub live: u32,
-    /// 1 once the latency kernel (`shaders/sudoku_lone9.wgsl`) has started the puzzle.
+    /// Where the latency kernel (`shaders/sudoku_lone9.wgsl`) is with the puzzle: 0 not started, 1 searching,
+    /// 2 finished (the lane kernel leaves it 0).
     pub started: u32,
     /// The first solution's value planes.
     pub planes: [u32; 12],
