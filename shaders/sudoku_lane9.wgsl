@@ -50,8 +50,8 @@ struct Control {
     busy: atomic<u32>,         // lanes that parked a board at the end of the last run
     guesses: atomic<u32>,      // statistics (the host resets it before each submission)
     donated: atomic<u32>,      // statistics: branches given to the pool
-    pad0: u32,
-    pad1: u32,
+    split: atomic<u32>,        // statistics: branches `lone`'s splits handed to idle lanes
+    pad: u32,
 }
 
 struct Result {

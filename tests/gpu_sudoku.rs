@@ -198,6 +198,7 @@ fn one_hard_puzzle_spreads_over_idle_lanes() {
     for mode in [Mode::First, Mode::Count(2)] {
         let report = same_as_cpu(&records, mode, lanes);
         assert!(report.kernel.forks > 10, "{report:?}");
+        assert_eq!(report.kernel.split, 0, "only `lone` splits: {report:?}");
         assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
     }
 }
@@ -213,12 +214,19 @@ fn one_hard_puzzle_alone_is_answered_by_one_workgroup_in_one_run() {
     // A batch of one goes to `lone` (a workgroup of 256 lanes per puzzle, branches shared after every pass).
     // Line 17,232 is tdoku's slowest of the forum set, line 19,369 the lane model's; the model has both
     // solved within 40 rounds of 256 lanes (examples/lone_model.rs), so the first run (128 rounds) answers
-    // them, and their branches are shared among the workgroup's lanes.
+    // them, and their branches are shared among the workgroup's lanes: a stuck branch's feet, and splits of
+    // several guesses at once while lanes stand idle.
     for record in lines_of("forum_hardest_11plus.txt", &[17_232, 19_369]) {
         for mode in [Mode::First, Mode::Count(2)] {
             let report = same_as_cpu(std::slice::from_ref(&record), mode, ForkConfig::default());
             assert_eq!(report.kernel.answered_early, 1, "{mode:?}: {report:?}");
             assert!(report.kernel.forks > 10, "{mode:?}: {report:?}");
+            // Lanes stood idle while the first branches got stuck: splits handed several out at once.
+            assert!(report.kernel.split >= 15, "{mode:?}: {report:?}");
+            assert!(
+                report.kernel.split < report.kernel.forks,
+                "{mode:?}: {report:?}"
+            );
             assert_eq!(report.cpu_fallbacks, 0, "{mode:?}: {report:?}");
         }
     }

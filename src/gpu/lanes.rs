@@ -128,10 +128,12 @@ pub struct LaneControl {
     pub busy: u32,
     /// Guesses since the host last reset it.
     pub guesses: u32,
-    /// Branches given to the pool.
+    /// Branches given to the pool (by `lone`, to idle lanes, splits' branches included).
     pub donated: u32,
+    /// Of those, branches `lone`'s splits handed to idle lanes (several guesses at once).
+    pub split: u32,
     /// Padding.
-    pub pad: [u32; 2],
+    pub pad: u32,
 }
 
 const _: () = assert!(size_of::<LaneParams>() == 48);
@@ -250,10 +252,11 @@ struct LonePlan {
 }
 
 impl LonePlan {
-    /// `None` where the plan has fewer than `LONE_LANES` lanes per puzzle.
+    /// `None` where the plan has fewer than `LONE_LANES` lanes per puzzle (or pool frames: a lane's splits go
+    /// to the pool's frame of its own number).
     fn new(plan: Plan, puzzles: u32) -> Option<Self> {
         let used = u64::from(puzzles) * u64::from(LONE_LANES);
-        if used > u64::from(plan.lanes) {
+        if used > u64::from(plan.lanes.min(plan.pool)) {
             return None;
         }
         let frames = u64::from(plan.lanes) * u64::from(plan.depth);
@@ -575,6 +578,7 @@ impl LaneKernel {
                     // The second part is left to run out unread.
                     stats.rounds += u64::from(early_runs);
                     stats.forks = u64::from(state.donated);
+                    stats.split = u64::from(state.split);
                     stats.search_seconds = started.elapsed().as_secs_f64();
                     stats.overflowed = overflowed.load(Ordering::Relaxed);
                     let made = made.into_iter().flatten().collect();
@@ -589,6 +593,7 @@ impl LaneKernel {
             stats.rounds += u64::from(runs);
             stats.guesses += u64::from(state.guesses);
             stats.forks = u64::from(state.donated);
+            stats.split = u64::from(state.split);
             let finished = state.finished.min(n) as usize;
             if !progress(finished, count) {
                 return Err(GpuError::Cancelled);

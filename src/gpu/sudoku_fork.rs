@@ -81,6 +81,8 @@ pub struct ForkStats {
     pub submissions: u64,
     /// Branches given to idle lanes.
     pub forks: u64,
+    /// Of those, branches that splits (several guesses at once, the 9×9 `lone` kernel) handed out.
+    pub split: u64,
     /// Guesses.
     pub guesses: u64,
     /// Puzzles handed back for the CPU.
@@ -107,6 +109,7 @@ impl ForkStats {
         self.rounds += more.rounds;
         self.submissions += more.submissions;
         self.forks += more.forks;
+        self.split += more.split;
         self.guesses += more.guesses;
         self.overflowed += more.overflowed;
         self.answered_early += more.answered_early;

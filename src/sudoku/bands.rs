@@ -28,6 +28,14 @@
 //!    candidates (the lowest on ties), its lowest digit first; the other branch (the same board without that
 //!    digit there) waits on a stack.
 //!
+//! ## A split ([`Bands::cut`])
+//! Where lanes stand idle, a stuck board can make several guesses at once instead of one (the `lone` kernel,
+//! `shaders/sudoku_lone9.wgsl`): it picks `k` unsolved cells with the fewest candidates (lowest first on ties),
+//! each with its lowest digit, and branch `r` of the `2^k` places choice `j`'s digit where bit `j` of `r` is
+//! clear and removes it where the bit is set. Every solution keeps or drops each choice, so each lies in exactly
+//! one branch: counts stay exact. Two branches may place one digit twice in a unit; their first pass finds them
+//! dead.
+//!
 //! ## Transfer format
 //! Puzzles go to the GPU and solutions come back as four bit-planes of the cell values (plane `k` holds bit
 //! `k` of each cell's value, 0 for empty), in the band layout: 12 words, 48 bytes for 81 cells.
@@ -390,12 +398,71 @@ pub struct Search {
     pub depth: usize,
 }
 
+/// Most guesses one [`Cut`] makes (the kernel packs each choice in 16 bits of a `vec2<u32>`).
+pub const MOST_CUT: usize = 4;
+
+/// Several guesses made at once on a stuck board ([`Bands::cut`]): up to [`MOST_CUT`] cells (0..81, row-major)
+/// with the digit (0..9) each one keeps or loses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cut {
+    /// `(cell, digit)` of each choice; the first `len` are used.
+    pub choices: [(u8, u8); MOST_CUT],
+    /// Choices made: the cut has `2^len` branches.
+    pub len: usize,
+}
+
+impl Bands {
+    /// Up to `k` (at most [`MOST_CUT`]) unsolved cells with the fewest candidates, two or more (the lowest
+    /// cell first on ties), each with its lowest digit: the choices of a split. On a stuck board every unsolved
+    /// cell has two or more, so a cut of `k ≥ 1` makes at least one choice.
+    pub fn cut(&self, k: usize) -> Cut {
+        let mut cut = Cut::default();
+        let k = k.min(MOST_CUT);
+        for n in 2..=9 {
+            for cell in 0..81 {
+                let (band, bit) = (cell / 27, cell % 27);
+                if cut.len == k || self.solved[band] >> bit & 1 == 1 {
+                    continue;
+                }
+                let mut digits = (0..9).filter(|&d| self.cand[d][band] >> bit & 1 == 1);
+                let lowest = digits.next();
+                if let Some(digit) = lowest.filter(|_| 1 + digits.count() == n) {
+                    cut.choices[cut.len] = (cell as u8, digit as u8);
+                    cut.len += 1;
+                }
+            }
+        }
+        cut
+    }
+
+    /// Branch `r` of `cut` (`r < 2^cut.len`): choice `j`'s digit placed where bit `j` of `r` is clear, removed
+    /// where it is set. Branch 0 places every choice.
+    pub fn branch(&self, cut: &Cut, r: usize) -> Self {
+        let mut board = *self;
+        for (j, &(cell, digit)) in cut.choices[..cut.len].iter().enumerate() {
+            let (band, bit) = (usize::from(cell) / 27, u32::from(cell) % 27);
+            let place = r >> j & 1 == 0;
+            for (d, x) in board.cand.iter_mut().enumerate() {
+                if (d == usize::from(digit)) != place {
+                    x[band] &= !(1 << bit);
+                }
+            }
+        }
+        board
+    }
+}
+
 /// Searches a puzzle given as value planes the way one GPU lane does, counting solutions up to `limit`.
 pub fn search(planes: &[u32; 12], limit: u64) -> Search {
+    match Bands::from_planes(planes) {
+        Some(board) => search_board(board, limit),
+        None => Search::default(),
+    }
+}
+
+/// Searches `board` depth first, one lane's way, counting solutions up to `limit`.
+pub fn search_board(mut board: Bands, limit: u64) -> Search {
     let mut out = Search::default();
-    let Some(mut board) = Bands::from_planes(planes) else {
-        return out;
-    };
     let mut stack = Vec::new();
     loop {
         out.passes += 1;
@@ -496,5 +563,51 @@ mod tests {
         assert_eq!(empty.count, 3);
         let none = grid(&format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63)));
         assert_eq!(search(&pack(&none), 1).count, 0);
+    }
+
+    #[test]
+    fn a_cut_partitions_the_solutions_among_its_branches() {
+        // Boards with a few hundred solutions at most, taken where they first get stuck: the branches' counts
+        // add up to the board's, for every width of cut.
+        const LIMIT: u64 = 100_000;
+        let mut several = 0;
+        for seed in 0..40 {
+            // A unique puzzle with a few more givens taken out.
+            let (unique, _) = generate::puzzle(nine(), seed, 0.55);
+            let mut cells = unique.cells().to_vec();
+            let givens: Vec<usize> = (0..81).filter(|&i| cells[i] != 0).collect();
+            for (n, &i) in givens.iter().enumerate() {
+                if n as u64 % 7 == seed % 7 {
+                    cells[i] = 0;
+                }
+            }
+            let puzzle = Grid::new(nine(), &cells).unwrap();
+            let mut board = Bands::from_planes(&pack(&puzzle)).unwrap();
+            let pass = loop {
+                match board.propagate() {
+                    Pass::Progress => continue,
+                    other => break other,
+                }
+            };
+            let whole = search_board(board, LIMIT).count;
+            if pass != Pass::Stuck || whole >= LIMIT {
+                continue;
+            }
+            several += usize::from(whole > 1);
+            for k in 1..=MOST_CUT {
+                let cut = board.cut(k);
+                assert_eq!(cut.len, k, "a stuck board has open cells");
+                for &(cell, digit) in &cut.choices[..k] {
+                    let (band, bit) = (usize::from(cell) / 27, u32::from(cell) % 27);
+                    assert_eq!(board.cand[usize::from(digit)][band] >> bit & 1, 1);
+                    assert_eq!(board.solved[band] >> bit & 1, 0);
+                }
+                let parts: u64 = (0..1 << k)
+                    .map(|r| search_board(board.branch(&cut, r), LIMIT).count)
+                    .sum();
+                assert_eq!(parts, whole, "seed {seed} k {k}");
+            }
+        }
+        assert!(several >= 8, "{several} boards with several solutions");
     }
 }

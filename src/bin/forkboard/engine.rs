@@ -389,7 +389,7 @@ impl Engines {
                 several => format!("{several} gpus"),
             };
             parts.push(format!(
-                "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks, {} finished on the CPU, \
+                "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks ({} from splits), {} finished on the CPU, \
                  {} answered during the search; \
                  seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
                 which,
@@ -398,6 +398,7 @@ impl Engines {
                 k.rounds,
                 k.guesses,
                 k.forks,
+                k.split,
                 self.gpu_report.cpu_fallbacks,
                 k.answered_early,
                 k.upload_seconds,
