@@ -902,10 +902,11 @@ mod tests {
         let lone = include_str!("../../shaders/sudoku_lone9.wgsl");
         assert!(lone.contains(&format!("@workgroup_size({LONE_LANES})")));
         assert!(lone.contains(&format!("const LONE: u32 = {LONE_LANES}u;")));
-        let plan = |lanes, depth| Plan {
+        // As `plan` makes them: a pool of the lanes' count rounded up to a power of two.
+        let plan = |lanes: u32, depth| Plan {
             lanes,
             depth,
-            pool: 1,
+            pool: lanes.next_power_of_two(),
             frame_words: 32,
         };
         let at = |lanes, depth, puzzles| {
@@ -921,6 +922,12 @@ mod tests {
         assert_eq!(at(512, 32, 1), Some((256, 64)));
         assert_eq!(at(512, 32, 2), Some((512, 32)));
         assert_eq!(at(512, 32, 3), None);
+        // Each lane's splits go to the pool's frame of its number: a pool smaller than the lanes used is refused.
+        let small_pool = Plan {
+            pool: 128,
+            ..plan(512, 32)
+        };
+        assert_eq!(LonePlan::new(small_pool, 1), None);
         // A stack asked deeper than LONE_DEPTH stays as asked.
         assert_eq!(at(1 << 16, 256, 1), Some((1 << 16, 256)));
         // Every puzzle's lanes, and the frames they address, stay within the plan's.

@@ -25,7 +25,8 @@
 //!    once: they leave every other cell of their rows, columns and boxes (two of them in one unit: dead), and
 //!    every other digit's board (later digits at once, earlier ones after the loop).
 //! 3. Nothing placed: stuck. The search then guesses ([`Bands::guess`]) on the unsolved cell with the fewest
-//!    candidates (the lowest on ties), its lowest digit first; the other branch (the same board without that
+//!    candidates, among those the one with the most unsolved cells in its row, column and box (the lowest on
+//!    ties), its lowest digit first; the other branch (the same board without that
 //!    digit there) waits on a stack.
 //!
 //! ## A split ([`Bands::cut`])
@@ -253,8 +254,9 @@ impl Bands {
     }
 
     /// On a stuck board: keeps the first branch of a guess here and returns the other. The cell is the unsolved
-    /// one with the fewest candidates (the lowest on ties); this board keeps its lowest digit, the returned one
-    /// keeps the rest.
+    /// one with the fewest candidates, among those the one that sees the most unsolved cells (its row, column
+    /// and box; the lowest on ties): its digit, once settled, leaves the most cells; this board keeps its
+    /// lowest digit, the returned one keeps the rest.
     pub fn guess(&mut self) -> Self {
         // Candidates per cell, counted in four bit-planes (a ripple-carry add of each digit's board).
         let mut count = [[0u32; 3]; 4];
@@ -285,9 +287,24 @@ impl Bands {
                 break;
             }
         }
-        let band = fewest.iter().position(|&w| w != 0).unwrap_or(0);
         let mut cell = [0; 3];
-        cell[band] = fewest[band] & fewest[band].wrapping_neg();
+        let mut most = 0;
+        for (b, &w) in fewest.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let p = w.trailing_zeros();
+                w &= w - 1;
+                let column = p % 9;
+                let mut peers = [(1 << column) * SPREAD; 3];
+                peers[b] |= (ROW << (p - column)) | (BOX << (column - column % 3));
+                let seen = ones(and(open, peers));
+                if seen > most {
+                    most = seen;
+                    cell = [0; 3];
+                    cell[b] = 1 << p;
+                }
+            }
+        }
         let digit = self
             .cand
             .iter()
