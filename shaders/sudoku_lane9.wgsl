@@ -254,12 +254,9 @@ fn load_frame(at: u32) -> u32 {
     return h.z;
 }
 
-// On a stuck board: the unsolved cell with the fewest candidates, among those the one that sees the most
-// unsolved cells (its row, column and box; the lowest on ties), keeps its lowest digit here; the other branch,
-// the board without that digit there, goes to frame `at` (`Bands::guess`). Settling a cell that sees many open
-// cells takes its digit from the most of them (on the forum's hardest, a third fewer passes in the model).
-fn guess(at: u32) {
-    // Candidates per cell in four bit-planes: a ripple-carry add of each digit's board.
+// Each cell's count of candidates, in four bit-planes (bit k of the count): a ripple-carry add of the digits'
+// boards.
+fn count_candidates() -> array<vec3<u32>, 4> {
     var c0 = splat(0u);
     var c1 = splat(0u);
     var c2 = splat(0u);
@@ -277,11 +274,25 @@ fn guess(at: u32) {
         carry = next;
         c3 ^= carry;
     }
+    return array<vec3<u32>, 4>(c0, c1, c2, c3);
+}
+
+// The cells whose count of candidates (`count_candidates`) is `n`.
+fn with_count(c: array<vec3<u32>, 4>, n: u32) -> vec3<u32> {
+    return select(~c[0], c[0], (n & 1u) != 0u) & select(~c[1], c[1], (n & 2u) != 0u)
+        & select(~c[2], c[2], (n & 4u) != 0u) & select(~c[3], c[3], (n & 8u) != 0u);
+}
+
+// On a stuck board: the unsolved cell with the fewest candidates, among those the one that sees the most
+// unsolved cells (its row, column and box; the lowest on ties), keeps its lowest digit here; the other branch,
+// the board without that digit there, goes to frame `at` (`Bands::guess`). Settling a cell that sees many open
+// cells takes its digit from the most of them (on the forum's hardest, a third fewer passes in the model).
+fn guess(at: u32) {
+    let counts = count_candidates();
     let open = splat(BAND) & ~solved;
     var fewest = splat(0u);
     for (var n = 2u; n <= 9u; n++) {
-        fewest = open & select(~c0, c0, (n & 1u) != 0u) & select(~c1, c1, (n & 2u) != 0u)
-            & select(~c2, c2, (n & 4u) != 0u) & select(~c3, c3, (n & 8u) != 0u);
+        fewest = open & with_count(counts, n);
         if any(fewest != splat(0u)) {
             break;
         }

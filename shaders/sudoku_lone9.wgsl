@@ -73,31 +73,13 @@ fn lone_split(me: u32, at: u32, spare: u32, parity: u32) -> u32 {
         return 0u;
     }
     let k = firstLeadingBit(min(want, spare - before) + 1u);
-    // Candidates per cell in four bit-planes, as `guess` counts them.
-    var c0 = splat(0u);
-    var c1 = splat(0u);
-    var c2 = splat(0u);
-    var c3 = splat(0u);
-    for (var d = 0u; d < 9u; d++) {
-        var carry = cand[d];
-        var next = c0 & carry;
-        c0 ^= carry;
-        carry = next;
-        next = c1 & carry;
-        c1 ^= carry;
-        carry = next;
-        next = c2 & carry;
-        c2 ^= carry;
-        carry = next;
-        c3 ^= carry;
-    }
+    let counts = count_candidates();
     let open = splat(BAND) & ~solved;
     // The k open cells with the fewest candidates, the lowest first; each with its lowest digit.
     var cut = vec2<u32>(0u);
     var made = 0u;
     for (var n = 2u; n <= 9u && made < k; n++) {
-        var fewest = open & select(~c0, c0, (n & 1u) != 0u) & select(~c1, c1, (n & 2u) != 0u)
-            & select(~c2, c2, (n & 4u) != 0u) & select(~c3, c3, (n & 8u) != 0u);
+        var fewest = open & with_count(counts, n);
         for (var b = 0u; b < 3u && made < k; b++) {
             var w = fewest[b];
             while w != 0u && made < k {
