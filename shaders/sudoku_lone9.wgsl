@@ -115,10 +115,19 @@ fn lone(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
         return;
     }
     let lane = i * LONE + me;
-    let parked = lanes[lane];
-    var held = parked.x != 0u;
-    var depth = parked.y;
-    var bottom = parked.z;
+    // A puzzle not yet started has no branch in any lane, so its lanes' words (which the host does not clear for
+    // `lone`) are read only once it has. Every lane reads `started` before lane 0 sets it.
+    let fresh = results[i].started == 0u;
+    storageBarrier();
+    var held = false;
+    var depth = 0u;
+    var bottom = 0u;
+    if !fresh {
+        let parked = lanes[lane];
+        held = parked.x != 0u;
+        depth = parked.y;
+        bottom = parked.z;
+    }
     let stack = lane * params.depth;
     let ring = params.depth - 1u;
     let park = params.lanes * params.depth + params.pool + lane;
@@ -131,7 +140,7 @@ fn lone(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
         // `started`: 0 before the puzzle starts, 1 while it is searched, 2 once it has finished. Every workgroup
         // runs in the first run, so after it every puzzle counts as claimed as the host reads `next_puzzle`; its
         // `live` is 1 until it finishes (a claimed puzzle with none alive has its final result).
-        if results[i].started == 0u {
+        if fresh {
             results[i].started = 1u;
             atomicAdd(&control.next_puzzle, 1u);
             atomicStore(&results[i].live, 1u);

@@ -423,12 +423,6 @@ impl LaneKernel {
             ..ForkStats::default()
         };
         let started = Instant::now();
-        // No results, every lane idle, an empty pool: cleared at the head of the first submission.
-        let mut clearing = ctx.device.create_command_encoder(&Default::default());
-        clearing.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
-        clearing.clear_buffer(&buffers.lanes.control, 0, None);
-        clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
-        let mut first = Some(clearing);
         // A batch of a few 9×9 puzzles goes to `lone`, a workgroup per puzzle (see `LonePlan`).
         let lone = self.lone.as_ref().and_then(|pipeline| {
             let lone = LonePlan::new(plan, n)?;
@@ -439,6 +433,15 @@ impl LaneKernel {
             };
             wanted.then_some((pipeline, lone))
         });
+        // No results, every lane idle, an empty pool: cleared at the head of the first submission. `lone` reads
+        // a lane's words only once its puzzle has started (results cleared say none has), so its lanes are not.
+        let mut clearing = ctx.device.create_command_encoder(&Default::default());
+        clearing.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
+        clearing.clear_buffer(&buffers.lanes.control, 0, None);
+        if lone.is_none() {
+            clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
+        }
+        let mut first = Some(clearing);
         let max_budget = if kind == AdapterKind::Software {
             (SOFTWARE_LOOP_ITERATIONS / layout.pass_iterations.max(1)).max(1)
         } else {
@@ -488,11 +491,14 @@ impl LaneKernel {
                     max_guesses: config.max_guesses.min(u64::from(u32::MAX)) as u32,
                 }),
             );
-            ctx.queue.write_buffer(
-                &buffers.lanes.control,
-                GUESSES_OFFSET,
-                bytemuck::bytes_of(&0u32),
-            );
+            // The first submission clears the whole control block (queued writes land before it).
+            if encoder.is_none() {
+                ctx.queue.write_buffer(
+                    &buffers.lanes.control,
+                    GUESSES_OFFSET,
+                    bytemuck::bytes_of(&0u32),
+                );
+            }
             let mut encoder =
                 encoder.unwrap_or_else(|| ctx.device.create_command_encoder(&Default::default()));
             {
