@@ -16,7 +16,8 @@ fn rounds(board: Bands, lanes: usize, limit: u64, max_split: usize) -> (u64, u64
     let mut last_split = vec![0u64; lanes];
     held[0] = Some((board, VecDeque::new()));
     let (mut round, mut passes, mut found) = (0u64, 0u64, 0u64);
-    let mut spare = lanes - 1;
+    // Lanes idle through the whole round: unknown in the first, as in the kernel.
+    let mut spare: usize = 0;
     loop {
         round += 1;
         let mut splits: Vec<Bands> = Vec::new();

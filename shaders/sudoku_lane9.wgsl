@@ -283,6 +283,16 @@ fn with_count(c: array<vec3<u32>, 4>, n: u32) -> vec3<u32> {
         & select(~c[2], c[2], (n & 4u) != 0u) & select(~c[3], c[3], (n & 8u) != 0u);
 }
 
+// The lowest digit that may still go in the cells of `cell` (one cell: its lowest candidate).
+fn lowest_digit(cell: vec3<u32>) -> u32 {
+    var digit = 0u;
+    for (var e = 0u; e < 9u; e++) {
+        let d = 8u - e;
+        digit = select(digit, d, any((cand[d] & cell) != splat(0u)));
+    }
+    return digit;
+}
+
 // On a stuck board: the unsolved cell with the fewest candidates, among those the one that sees the most
 // unsolved cells (its row, column and box; the lowest on ties), keeps its lowest digit here; the other branch,
 // the board without that digit there, goes to frame `at` (`Bands::guess`). Settling a cell that sees many open
@@ -316,11 +326,7 @@ fn guess(at: u32) {
             }
         }
     }
-    var digit = 0u;
-    for (var e = 0u; e < 9u; e++) {
-        let d = 8u - e;
-        digit = select(digit, d, any((cand[d] & cell) != splat(0u)));
-    }
+    let digit = lowest_digit(cell);
     for (var d = 0u; d < 9u; d++) {
         cand[d] = select(cand[d], cand[d] & ~cell, d == digit);
     }

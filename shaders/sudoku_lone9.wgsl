@@ -85,11 +85,9 @@ fn lone_split(me: u32, at: u32, spare: u32, parity: u32) -> u32 {
             while w != 0u && made < k {
                 let bit = countTrailingZeros(w);
                 w &= w - 1u;
-                var digit = 0u;
-                for (var e = 0u; e < 9u; e++) {
-                    let d = 8u - e;
-                    digit = select(digit, d, ((cand[d][b] >> bit) & 1u) != 0u);
-                }
+                var cell = splat(0u);
+                cell[b] = 1u << bit;
+                let digit = lowest_digit(cell);
                 cut[made >> 1u] |= (((b * 27u + bit) << 4u) | digit) << (16u * (made & 1u));
                 made++;
             }
