@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
-use super::pipeline::{Binding, PipelineMaker, bind_buffers, buffer_layout};
+use super::pipeline::{Binding, PipelineMaker, bind_resources, buffer_layout};
 use super::sudoku_fork::{ForkConfig, ForkStats, NineKernel};
 use super::{GpuContext, GpuError, map_index, readback};
 use crate::sudoku::Grid;
@@ -46,6 +46,12 @@ const TARGET: Duration = Duration::from_millis(8);
 const TAIL_TARGET: Duration = Duration::from_millis(1);
 /// Results up to this size are copied back with every submission (see `copy_along`).
 const COPY_ALONG_BYTES: u64 = 1 << 20;
+/// Bytes of the control block, at the head of a batch's state buffer.
+const CONTROL_BYTES: u64 = size_of::<LaneControl>() as u64;
+/// Where a batch's results begin in its state buffer, after the control block: the largest alignment WebGPU may
+/// ask of a storage binding's offset. One buffer holding both is cleared by one command and read back by one copy
+/// and one mapping, where two took two of each (a small batch's fixed cost, docs/benchmarks.md).
+const RESULTS_AT: u64 = 256;
 /// Batches of up to this many upload runs (48 KiB each) are packed on the calling thread: on the H100 machine
 /// waking rayon's idle threads cost 0.3–0.6 ms, where one core packs a thousand 25×25 puzzles (628 KB) in 0.2.
 #[cfg(not(target_arch = "wasm32"))]
@@ -436,8 +442,7 @@ impl LaneKernel {
         // No results, every lane idle, an empty pool: cleared at the head of the first submission. `lone` reads
         // a lane's words only once its puzzle has started (results cleared say none has), so its lanes are not.
         let mut clearing = ctx.device.create_command_encoder(&Default::default());
-        clearing.clear_buffer(&buffers.batch.results, 0, Some(result_bytes));
-        clearing.clear_buffer(&buffers.lanes.control, 0, None);
+        clearing.clear_buffer(&buffers.batch.state, 0, Some(RESULTS_AT + result_bytes));
         if lone.is_none() {
             clearing.clear_buffer(&buffers.lanes.lanes, 0, None);
         }
@@ -468,69 +473,63 @@ impl LaneKernel {
             }
             each(i, result)
         };
-        let submit = |encoder: Option<wgpu::CommandEncoder>,
-                      runs: u32,
-                      budget: u32,
-                      control_to: &wgpu::Buffer,
-                      results_to: Option<&wgpu::Buffer>| {
-            ctx.queue.write_buffer(
-                &buffers.lanes.params,
-                0,
-                bytemuck::bytes_of(&LaneParams {
-                    puzzles: n,
-                    limit: limit.clamp(1, u64::from(u32::MAX)) as u32,
-                    lanes: lone.map_or(plan.lanes, |(_, l)| l.lanes),
-                    depth: lone.map_or(plan.depth, |(_, l)| l.depth),
-                    pool: plan.pool,
-                    budget,
-                    side: layout.side,
-                    box_rows: layout.box_rows,
-                    box_cols: layout.box_cols,
-                    frame_words: layout.frame_words,
-                    result_words: layout.result_words as u32,
-                    max_guesses: config.max_guesses.min(u64::from(u32::MAX)) as u32,
-                }),
-            );
-            // The first submission clears the whole control block (queued writes land before it).
-            if encoder.is_none() {
+        // A submission's runs, then its copy of the control block (with the results, where `copy_along`) to `to`.
+        let submit =
+            |encoder: Option<wgpu::CommandEncoder>, runs: u32, budget: u32, to: &wgpu::Buffer| {
                 ctx.queue.write_buffer(
-                    &buffers.lanes.control,
-                    GUESSES_OFFSET,
-                    bytemuck::bytes_of(&0u32),
+                    &buffers.lanes.params,
+                    0,
+                    bytemuck::bytes_of(&LaneParams {
+                        puzzles: n,
+                        limit: limit.clamp(1, u64::from(u32::MAX)) as u32,
+                        lanes: lone.map_or(plan.lanes, |(_, l)| l.lanes),
+                        depth: lone.map_or(plan.depth, |(_, l)| l.depth),
+                        pool: plan.pool,
+                        budget,
+                        side: layout.side,
+                        box_rows: layout.box_rows,
+                        box_cols: layout.box_cols,
+                        frame_words: layout.frame_words,
+                        result_words: layout.result_words as u32,
+                        max_guesses: config.max_guesses.min(u64::from(u32::MAX)) as u32,
+                    }),
                 );
-            }
-            let mut encoder =
-                encoder.unwrap_or_else(|| ctx.device.create_command_encoder(&Default::default()));
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_bind_group(0, &buffers.bind_group, &[]);
-                if let Some((lone, _)) = lone {
-                    // A workgroup per puzzle, which shares its branches itself: no `publish`.
-                    pass.set_pipeline(lone);
-                    for _ in 0..runs {
-                        pass.dispatch_workgroups(n, 1, 1);
-                    }
-                } else {
-                    for _ in 0..runs {
-                        pass.set_pipeline(&self.publish);
-                        pass.dispatch_workgroups(1, 1, 1);
-                        pass.set_pipeline(&self.run);
-                        pass.dispatch_workgroups(plan.lanes.div_ceil(lanes_per_group), 1, 1);
+                // The first submission clears the whole control block (queued writes land before it).
+                if encoder.is_none() {
+                    ctx.queue.write_buffer(
+                        &buffers.batch.state,
+                        GUESSES_OFFSET,
+                        bytemuck::bytes_of(&0u32),
+                    );
+                }
+                let mut encoder = encoder
+                    .unwrap_or_else(|| ctx.device.create_command_encoder(&Default::default()));
+                {
+                    let mut pass = encoder.begin_compute_pass(&Default::default());
+                    pass.set_bind_group(0, &buffers.bind_group, &[]);
+                    if let Some((lone, _)) = lone {
+                        // A workgroup per puzzle, which shares its branches itself: no `publish`.
+                        pass.set_pipeline(lone);
+                        for _ in 0..runs {
+                            pass.dispatch_workgroups(n, 1, 1);
+                        }
+                    } else {
+                        for _ in 0..runs {
+                            pass.set_pipeline(&self.publish);
+                            pass.dispatch_workgroups(1, 1, 1);
+                            pass.set_pipeline(&self.run);
+                            pass.dispatch_workgroups(plan.lanes.div_ceil(lanes_per_group), 1, 1);
+                        }
                     }
                 }
-            }
-            encoder.copy_buffer_to_buffer(&buffers.lanes.control, 0, control_to, 0, None);
-            if let Some(results_to) = results_to {
-                encoder.copy_buffer_to_buffer(
-                    &buffers.batch.results,
-                    0,
-                    results_to,
-                    0,
-                    Some(result_bytes),
-                );
-            }
-            ctx.submit(encoder.finish());
-        };
+                let bytes = if copy_along {
+                    RESULTS_AT + result_bytes
+                } else {
+                    CONTROL_BYTES
+                };
+                encoder.copy_buffer_to_buffer(&buffers.batch.state, 0, to, 0, Some(bytes));
+                ctx.submit(encoder.finish());
+            };
         // A small batch's first submission goes in two parts, the second queued before the first is read: most
         // puzzles have finished by the end of the first part, and the host checks them while the GPU searches
         // the slowest few (before, the checks of a thousand 25×25 puzzles, 0.3 ms on 16 cores, followed a
@@ -540,17 +539,33 @@ impl LaneKernel {
                 first.take(),
                 early_runs,
                 budget,
-                &buffers.lanes.control_early_read,
-                Some(&buffers.batch.results_early_read),
+                &buffers.batch.state_early_read,
             );
             Instant::now()
         });
         // Each puzzle's answer, where the first part's read-back already made it.
         let mut made_early: Option<Vec<Option<T>>> = None;
+        // Every answer, from the results where `results` lies: the rest, then both merged in order, where the
+        // first part's read-back made some (a small batch: this pass is short).
+        let all_answers = |results: &[u32], early: Option<Vec<Option<T>>>| -> Vec<T> {
+            match early {
+                None => map_index(count, |i| answer(i, results)),
+                Some(early) => {
+                    let rest: Vec<usize> = (0..count).filter(|&i| early[i].is_none()).collect();
+                    let mut late = map_index(rest.len(), |k| answer(rest[k], results)).into_iter();
+                    early
+                        .into_iter()
+                        .map(|m| m.unwrap_or_else(|| late.next().expect("one for each left")))
+                        .collect()
+                }
+            }
+        };
+        let state_bytes = RESULTS_AT..RESULTS_AT + result_bytes;
+        // The answers once a read-back has brought every puzzle's final results (a small batch's).
+        let mut made: Option<Vec<T>> = None;
         loop {
             // The first part's runs, if any, were submitted already; the rest make up a submission's worth.
             let earlier = if early.is_some() { early_runs } else { 0 };
-            let results_to = copy_along.then_some(&buffers.batch.results_read);
             // `lone`'s first run answers nearly every batch (the model: every forum puzzle within 73 of its 128
             // rounds), so its second part waits for the first's read-back: encoding it took the host 20–40 µs
             // that an easy puzzle's answer waited on (H200).
@@ -560,31 +575,32 @@ impl LaneKernel {
                     first.take(),
                     runs_per_submission - earlier,
                     budget,
-                    &buffers.lanes.control_read,
-                    results_to,
+                    &buffers.batch.state_read,
                 );
             }
             let submitted = early.unwrap_or_else(Instant::now);
             let runs = runs_per_submission;
             if early.take().is_some() {
-                let state = read_control(ctx, &buffers.lanes.control_early_read).await?;
+                // One mapping for the control block and the results.
+                let early_read = &buffers.batch.state_early_read;
+                let (state, early_made) =
+                    readback::with_mapped_range(ctx, early_read, 0..state_bytes.end, |bytes| {
+                        let state = control_of(bytes);
+                        let results = results_of(bytes, result_bytes);
+                        // Claimed, with no branch alive: its result words are final.
+                        let claimed = state.next_puzzle.min(n) as usize;
+                        let settled = |i: usize| i < claimed && results[i * words + LIVE_WORD] == 0;
+                        let made = map_index(count, |i| settled(i).then(|| answer(i, results)));
+                        (state, made)
+                    })
+                    .await?;
                 stats.submissions += 1;
                 stats.guesses += u64::from(state.guesses);
                 let finished = state.finished.min(n) as usize;
                 if !progress(finished, count) {
                     return Err(GpuError::Cancelled);
                 }
-                // Claimed, with no branch alive: its result words are final.
-                let claimed = state.next_puzzle.min(n) as usize;
-                let settled =
-                    |i: usize, results: &[u32]| i < claimed && results[i * words + LIVE_WORD] == 0;
-                let early_read = &buffers.batch.results_early_read;
-                let made = readback::with_mapped(ctx, early_read, |bytes| {
-                    let results: &[u32] = bytemuck::cast_slice(&bytes[..result_bytes as usize]);
-                    map_index(count, |i| settled(i, results).then(|| answer(i, results)))
-                })
-                .await?;
-                let answered = made.iter().filter(|m| m.is_some()).count();
+                let answered = early_made.iter().filter(|m| m.is_some()).count();
                 stats.answered_early = answered as u64;
                 if answered == count {
                     // The second part is left to run out unread.
@@ -593,22 +609,35 @@ impl LaneKernel {
                     stats.split = u64::from(state.split);
                     stats.search_seconds = started.elapsed().as_secs_f64();
                     stats.overflowed = overflowed.load(Ordering::Relaxed);
-                    let made = made.into_iter().flatten().collect();
+                    let made = early_made.into_iter().flatten().collect();
                     *self.cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(buffers);
                     return Ok((made, stats));
                 }
-                made_early = Some(made);
+                made_early = Some(early_made);
                 if second_later {
                     submit(
                         None,
                         runs_per_submission - earlier,
                         budget,
-                        &buffers.lanes.control_read,
-                        results_to,
+                        &buffers.batch.state_read,
                     );
                 }
             }
-            let state = read_control(ctx, &buffers.lanes.control_read).await?;
+            // A small batch's read-back brings its results too: answered here once every puzzle has finished.
+            let read = &buffers.batch.state_read;
+            let state = if copy_along {
+                let early = &mut made_early;
+                readback::with_mapped_range(ctx, read, 0..state_bytes.end, |bytes| {
+                    let state = control_of(bytes);
+                    if state.finished >= n {
+                        made = Some(all_answers(results_of(bytes, result_bytes), early.take()));
+                    }
+                    state
+                })
+                .await?
+            } else {
+                readback::with_mapped_range(ctx, read, 0..CONTROL_BYTES, control_of).await?
+            };
             let took = submitted.elapsed();
             stats.submissions += 1;
             stats.rounds += u64::from(runs);
@@ -634,40 +663,31 @@ impl LaneKernel {
         }
         stats.search_seconds = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        if !copy_along {
-            let mut encoder = ctx.device.create_command_encoder(&Default::default());
-            encoder.copy_buffer_to_buffer(
-                &buffers.batch.results,
-                0,
-                &buffers.batch.results_read,
-                0,
-                Some(result_bytes),
-            );
-            ctx.submit(encoder.finish());
-        }
-        let made = readback::with_mapped(ctx, &buffers.batch.results_read, |bytes| {
-            stats.transfer_seconds = started.elapsed().as_secs_f64();
-            let results: &[u32] = bytemuck::cast_slice(&bytes[..result_bytes as usize]);
-            match made_early {
-                None => map_index(count, |i| answer(i, results)),
-                Some(early) => {
-                    // The rest, then both merged in order (a small batch: this pass is short).
-                    let rest: Vec<usize> = (0..count).filter(|&i| early[i].is_none()).collect();
-                    let mut late = map_index(rest.len(), |k| answer(rest[k], results)).into_iter();
-                    early
-                        .into_iter()
-                        .map(|m| m.unwrap_or_else(|| late.next().expect("one for each left")))
-                        .collect()
-                }
+        let made = match made {
+            Some(made) => made,
+            None => {
+                let mut encoder = ctx.device.create_command_encoder(&Default::default());
+                encoder.copy_buffer_to_buffer(
+                    &buffers.batch.state,
+                    RESULTS_AT,
+                    &buffers.batch.state_read,
+                    RESULTS_AT,
+                    Some(result_bytes),
+                );
+                ctx.submit(encoder.finish());
+                let read = &buffers.batch.state_read;
+                readback::with_mapped_range(ctx, read, state_bytes.clone(), |bytes| {
+                    stats.transfer_seconds = started.elapsed().as_secs_f64();
+                    all_answers(bytemuck::cast_slice(bytes), made_early.take())
+                })
+                .await?
             }
-        })
-        .await?;
+        };
         stats.overflowed = overflowed.load(Ordering::Relaxed);
         stats.download_seconds = started.elapsed().as_secs_f64();
         *self.cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(buffers);
         Ok((made, stats))
     }
-
     /// Buffers for a batch on `plan`: the last batch's where they fit (the lanes' buffers while the plan holds,
     /// the batch's while they have room: a file's chunks are all one size but the last), new ones otherwise.
     /// They leave the cache meanwhile, so a second batch at once (the page's engines) makes its own.
@@ -685,7 +705,7 @@ impl LaneKernel {
         };
         let lanes = lanes.filter(|l| l.plan == plan);
         let batch =
-            batch.filter(|b| b.puzzles.size() >= puzzle_bytes && b.results.size() >= result_bytes);
+            batch.filter(|b| b.puzzles.size() >= puzzle_bytes && b.result_room() >= result_bytes);
         let bind_group = bind_group.filter(|_| lanes.is_some() && batch.is_some());
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let lanes = lanes.unwrap_or_else(|| LaneBuffers::new(ctx, self.label, plan));
@@ -698,15 +718,23 @@ impl LaneKernel {
             )));
         }
         let bind_group = bind_group.unwrap_or_else(|| {
+            // Results and control share the state buffer, apart (see `RESULTS_AT`).
+            let range = |offset, size| {
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &batch.state,
+                    offset,
+                    size: wgpu::BufferSize::new(size),
+                })
+            };
             let bound = [
-                &lanes.params,
-                &batch.puzzles,
-                &batch.results,
-                &lanes.control,
-                &lanes.lanes,
-                &lanes.frames,
+                lanes.params.as_entire_binding(),
+                batch.puzzles.as_entire_binding(),
+                range(RESULTS_AT, batch.result_room()),
+                range(0, CONTROL_BYTES),
+                lanes.lanes.as_entire_binding(),
+                lanes.frames.as_entire_binding(),
             ];
-            bind_buffers(ctx, self.label, &self.layout, &bound)
+            bind_resources(ctx, self.label, &self.layout, &bound)
         });
         Ok(Buffers {
             lanes,
@@ -716,10 +744,14 @@ impl LaneKernel {
     }
 }
 
-/// The control block as a submission's copy left it in `buffer`.
-async fn read_control(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<LaneControl, GpuError> {
-    let bytes = readback::read(ctx, buffer).await?;
-    Ok(*bytemuck::from_bytes(&bytes))
+/// The first `result_bytes` of results in a state buffer's read-back.
+fn results_of(bytes: &[u8], result_bytes: u64) -> &[u32] {
+    bytemuck::cast_slice(&bytes[RESULTS_AT as usize..(RESULTS_AT + result_bytes) as usize])
+}
+
+/// The control block at the head of a state buffer's read-back.
+fn control_of(bytes: &[u8]) -> LaneControl {
+    bytemuck::pod_read_unaligned(&bytes[..CONTROL_BYTES as usize])
 }
 
 /// Packs `puzzles` into the start of `buffer`, `words` each. Each write goes through a staging buffer of its
@@ -799,23 +831,18 @@ fn new_buffer(ctx: &GpuContext, label: &str, size: u64, usage: wgpu::BufferUsage
     })
 }
 
-/// The buffers of a plan, whatever the batch: parameters, control, the lanes' states and their frames
-/// (stacks, pool, parking: most of the memory).
+/// The buffers of a plan, whatever the batch: parameters, the lanes' states and their frames (stacks, pool,
+/// parking: most of the memory).
 struct LaneBuffers {
     plan: Plan,
     params: wgpu::Buffer,
-    control: wgpu::Buffer,
     lanes: wgpu::Buffer,
     frames: wgpu::Buffer,
-    control_read: wgpu::Buffer,
-    /// The control block after the first part of a small batch's first submission.
-    control_early_read: wgpu::Buffer,
 }
 
 impl LaneBuffers {
     fn new(ctx: &GpuContext, label: &str, plan: Plan) -> Self {
         use wgpu::BufferUsages as Use;
-        let control_size = size_of::<LaneControl>() as u64;
         Self {
             plan,
             params: new_buffer(
@@ -823,12 +850,6 @@ impl LaneBuffers {
                 &format!("{label} params"),
                 size_of::<LaneParams>() as u64,
                 Use::UNIFORM | Use::COPY_DST,
-            ),
-            control: new_buffer(
-                ctx,
-                &format!("{label} control"),
-                control_size,
-                Use::STORAGE | Use::COPY_DST | Use::COPY_SRC,
             ),
             lanes: new_buffer(
                 ctx,
@@ -842,29 +863,19 @@ impl LaneBuffers {
                 plan.frame_bytes(),
                 Use::STORAGE,
             ),
-            control_read: new_buffer(
-                ctx,
-                &format!("{label} control read"),
-                control_size,
-                Use::MAP_READ | Use::COPY_DST,
-            ),
-            control_early_read: new_buffer(
-                ctx,
-                &format!("{label} control early read"),
-                control_size,
-                Use::MAP_READ | Use::COPY_DST,
-            ),
         }
     }
 }
 
-/// The buffers sized by the batch: its puzzles and results.
+/// The buffers sized by the batch: its puzzles, and its state (the control block, then from `RESULTS_AT` the
+/// results) with its read-backs.
 struct BatchBuffers {
     puzzles: wgpu::Buffer,
-    results: wgpu::Buffer,
-    results_read: wgpu::Buffer,
-    /// The results after the first part of a small batch's first submission (at most `COPY_ALONG_BYTES`).
-    results_early_read: wgpu::Buffer,
+    state: wgpu::Buffer,
+    state_read: wgpu::Buffer,
+    /// The state after the first part of a small batch's first submission (results of at most
+    /// `COPY_ALONG_BYTES`).
+    state_early_read: wgpu::Buffer,
 }
 
 impl BatchBuffers {
@@ -877,25 +888,30 @@ impl BatchBuffers {
                 puzzle_bytes,
                 Use::STORAGE | Use::COPY_DST,
             ),
-            results: new_buffer(
+            state: new_buffer(
                 ctx,
-                &format!("{label} results"),
-                result_bytes,
+                &format!("{label} state"),
+                RESULTS_AT + result_bytes,
                 Use::STORAGE | Use::COPY_DST | Use::COPY_SRC,
             ),
-            results_read: new_buffer(
+            state_read: new_buffer(
                 ctx,
-                &format!("{label} results read"),
-                result_bytes,
+                &format!("{label} state read"),
+                RESULTS_AT + result_bytes,
                 Use::MAP_READ | Use::COPY_DST,
             ),
-            results_early_read: new_buffer(
+            state_early_read: new_buffer(
                 ctx,
-                &format!("{label} results early read"),
-                result_bytes.min(COPY_ALONG_BYTES),
+                &format!("{label} state early read"),
+                RESULTS_AT + result_bytes.min(COPY_ALONG_BYTES),
                 Use::MAP_READ | Use::COPY_DST,
             ),
         }
+    }
+
+    /// Bytes of results the state buffer holds.
+    fn result_room(&self) -> u64 {
+        self.state.size() - RESULTS_AT
     }
 }
 

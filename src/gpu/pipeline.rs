@@ -90,12 +90,25 @@ pub(crate) fn bind_buffers(
     layout: &wgpu::BindGroupLayout,
     buffers: &[&wgpu::Buffer],
 ) -> wgpu::BindGroup {
-    let entries: Vec<wgpu::BindGroupEntry> = buffers
+    let resources: Vec<wgpu::BindingResource> =
+        buffers.iter().map(|b| b.as_entire_binding()).collect();
+    bind_resources(ctx, label, layout, &resources)
+}
+
+/// A bind group for a layout made by [`buffer_layout`] whose binding `i` is `resources[i]` (a buffer's range
+/// where two bindings share a buffer).
+pub(crate) fn bind_resources(
+    ctx: &GpuContext,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: &[wgpu::BindingResource],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = resources
         .iter()
         .enumerate()
-        .map(|(i, buffer)| wgpu::BindGroupEntry {
+        .map(|(i, resource)| wgpu::BindGroupEntry {
             binding: i as u32,
-            resource: buffer.as_entire_binding(),
+            resource: resource.clone(),
         })
         .collect();
     ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -24,8 +24,18 @@ pub async fn with_mapped<T>(
     buffer: &wgpu::Buffer,
     use_bytes: impl FnOnce(&[u8]) -> T,
 ) -> Result<T, GpuError> {
+    with_mapped_range(ctx, buffer, 0..buffer.size(), use_bytes).await
+}
+
+/// As [`with_mapped`], bytes `range` of `buffer` only (in a browser, only they cross to the page).
+pub async fn with_mapped_range<T>(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    range: std::ops::Range<u64>,
+    use_bytes: impl FnOnce(&[u8]) -> T,
+) -> Result<T, GpuError> {
     let (tx, rx) = oneshot::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+    buffer.map_async(wgpu::MapMode::Read, range.clone(), move |result| {
         let _ = tx.send(result);
     });
     // Natively nothing drives the callbacks but a poll; in the browser the event loop does.
@@ -48,7 +58,7 @@ pub async fn with_mapped<T>(
     mapped.map_err(|e| GpuError::Api(format!("read-back failed: {e}")))?;
     let value = {
         let view = buffer
-            .get_mapped_range(..)
+            .get_mapped_range(range)
             .map_err(|e| GpuError::Api(format!("read-back failed: {e}")))?;
         use_bytes(&view)
     };
