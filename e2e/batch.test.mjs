@@ -50,6 +50,9 @@ for (const project of PROJECTS) {
       const page = await context.newPage();
       await page.goto(`${server.url}/batch`);
       await enginesSettled(page);
+      // Auto sends a job to the GPU from the crossover the Compare page saved, else from its built-in 3,000
+      // puzzles: with WebGPU on, a crossover saved below this file's size takes Auto's GPU way.
+      if (project.webgpu) await page.evaluate(() => localStorage.setItem("forkboard.crossover", "500"));
       await page.getByTestId("file").setInputFiles(file);
       await page.getByText("thousand.txt is loaded.").waitFor();
       // Long tasks (over 50 ms) on the page's thread while the batch runs: the page must stay responsive.

@@ -319,7 +319,13 @@ pub(super) async fn run(
         started,
         at: f64::NEG_INFINITY,
     };
-    let on_gpu = engine::gpu_ready() && job.wanted != Preference::Cpu;
+    // Auto decides once for the whole file, from its size as 9×9 lines (its slices are smaller than Auto's
+    // threshold): the GPU's way from the threshold on, else the CPU workers'.
+    let job = Job {
+        wanted: engine::for_whole_job(job.wanted, (reading.size / LINE_BYTES as f64) as usize),
+        ..job
+    };
+    let on_gpu = engine::gpu_ready() && job.wanted == Preference::Gpu;
     let (output, cancelled) = if !on_gpu && workers::count() > 0 {
         answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
     } else if on_gpu && !job.graded {

@@ -145,10 +145,11 @@ pub fn detect() {
 
 /// Jobs smaller than this run on the CPU under Auto, unless the Compare page measured this machine's crossover:
 /// one puzzle takes the CPU well under a millisecond, while the GPU pays for buffers, dispatches and read-backs,
-/// and in a page the GPU path's packing and checking run on one thread. Measured in Chromium on an H100 beside
-/// 16 cores (docs/benchmarks.md, "The web app on a real GPU"), the GPU overtook the CPU workers for good at
-/// about 150 of the forum's hardest puzzles, 1,400 of top95 and 3,400 easy ones; the page takes the middle.
-pub const AUTO_GPU_MIN: usize = 1_000;
+/// and in a page the GPU path's packing and checking run on one thread. Measured in Chromium on an H200 beside
+/// 16 cores (docs/benchmarks.md, "The Compare page's crossovers again", 2026-11-28; medians of three runs), the
+/// GPU overtook the CPU workers for good at about 700 of the forum's hardest puzzles, 5,000 of top95 and 5,500
+/// easy ones; the page takes their geometric middle, about 2,700, rounded.
+pub const AUTO_GPU_MIN: usize = 3_000;
 
 /// Jobs smaller than this get 1,024 lanes on the GPU rather than the kernel's default.
 const FEW_LANES_BELOW: usize = 64;
@@ -252,18 +253,30 @@ fn choose_gpu(puzzles: usize, preference: Preference) -> (Option<Rc<Gpu>>, Optio
     let (threshold, measured) = auto_gpu_min();
     match (preference, available) {
         (Preference::Cpu, _) => (None, None),
-        (Preference::Auto, Some(_)) if puzzles < threshold => (
-            None,
-            Some(if measured {
-                format!(
-                    "auto: below {threshold} puzzles the CPU is faster on this machine (measured)"
-                )
-            } else {
-                "auto: a job this small is faster on the CPU".to_string()
-            }),
-        ),
+        (Preference::Auto, Some(_)) if puzzles < threshold => {
+            (None, Some(auto_note(measured, threshold)))
+        }
         (_, Some(gpu)) => (Some(gpu), None),
         (_, None) => (None, Some(why_no_gpu())),
+    }
+}
+
+/// Why Auto left a job below its threshold on the CPU.
+fn auto_note(measured: bool, threshold: usize) -> String {
+    if measured {
+        format!("auto: below {threshold} puzzles the CPU is faster on this machine (measured)")
+    } else {
+        "auto: a job this small is faster on the CPU".to_string()
+    }
+}
+
+/// What Auto makes of a whole job of about `puzzles` puzzles (the Batch page's file, which it answers in slices
+/// smaller than the threshold, so that each slice must not decide again): the GPU where one is ready and the
+/// job reaches the threshold, else Auto, which its slices and the workers' label then take as the CPU.
+pub fn for_whole_job(preference: Preference, puzzles: usize) -> Preference {
+    match preference {
+        Preference::Auto if gpu_ready() && puzzles >= auto_gpu_min().0 => Preference::Gpu,
+        other => other,
     }
 }
 
@@ -430,7 +443,10 @@ pub fn workers_label(report: super::workers::SharesReport) -> String {
 /// why not the GPU when `preference` allowed it.
 pub fn workers_engine(preference: Preference, report: super::workers::SharesReport) -> String {
     let mut engine = workers_label(report);
-    if preference != Preference::Cpu {
+    if preference == Preference::Auto && gpu_ready() {
+        let (threshold, measured) = auto_gpu_min();
+        engine.push_str(&format!(" — {}", auto_note(measured, threshold)));
+    } else if preference != Preference::Cpu {
         engine.push_str(&format!(" — {}", why_no_gpu()));
     }
     engine
