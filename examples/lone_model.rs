@@ -1,6 +1,7 @@
 //! Models a puzzle searched alone by one workgroup of `LANES` lanes (the plan for `lone`): each round every
-//! busy lane runs one pass of the lane kernel's model ([`forkboard::sudoku::bands`]), then each busy lane with a
-//! branch waiting gives the one at the foot of its stack to an idle lane.
+//! busy lane runs one pass of the lane kernel's model ([`forkboard::sudoku::bands`]; a second where the first
+//! placed digits, when `LIMIT` is 1), then each busy lane with a branch waiting gives the one at the foot of its
+//! stack to an idle lane.
 //!
 //! With `SPLIT` k > 0, a lane that gets stuck while lanes stood idle at the round's start makes up to k guesses at
 //! once ([`Bands::cut`]) and hands the other branches straight to those lanes, as the kernel does: it claims up
@@ -25,7 +26,13 @@ fn rounds(board: Bands, lanes: usize, limit: u64, max_split: usize) -> (u64, u64
         for (lane, slot) in held.iter_mut().enumerate() {
             let Some((b, stack)) = slot else { continue };
             passes += 1;
-            match b.propagate() {
+            let mut pass = b.propagate();
+            // As the kernel: looking for a first solution, a pass that placed digits is followed by a second.
+            if limit == 1 && matches!(pass, Pass::Progress) {
+                passes += 1;
+                pass = b.propagate();
+            }
+            match pass {
                 Pass::Progress => continue,
                 Pass::Stuck => {
                     let want = spare.min((1 << max_split) - 1);

@@ -11,9 +11,10 @@
 //
 // Workgroup w searches puzzle w. Its lane k is the lane kernel's lane 256·w + k, with that lane's stack, parking
 // frame and state word, so one set of buffers serves both kernels. A round: every lane holding a branch runs one
-// pass of `propagate` (or guesses, or goes back, as `run` does); then each idle lane takes the branch at the foot
-// of a busy lane's stack (the largest subtree waiting), one per busy lane. A dispatch runs at most `budget`
-// rounds and parks every lane as `run` does, so a long search (a count of many solutions) goes on in the next.
+// pass of `propagate` (a second where the first placed digits, when only a first solution is wanted), or guesses,
+// or goes back, as `run` does; then each idle lane takes the branch at the foot of a busy lane's stack (the
+// largest subtree waiting), one per busy lane. A dispatch runs at most `budget` rounds and parks every lane as
+// `run` does, so a long search (a count of many solutions) goes on in the next.
 //
 // Splits: a lane that gets stuck while lanes stood idle through the whole round makes up to LONE_SPLIT guesses
 // at once (`Bands::cut` in bands.rs, its model and tests) and hands the branches but one straight to those
@@ -168,7 +169,14 @@ fn lone(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
             if atomicLoad(&lone_stop) != 0u {
                 held = false;
             } else {
-                let status = propagate();
+                var status = propagate();
+                // Looking for a first solution, a pass that placed digits is followed by a second in the same
+                // round: the branch that reaches a solution waits on fewer barriers and shares per pass (the
+                // model: rounds to a first solution, median 16 → 9). Counting needs every branch ended, and there
+                // the shares after each pass paid more (docs/benchmarks.md, "Two passes a round").
+                if status == PROGRESS && params.limit == 1u {
+                    status = propagate();
+                }
                 if status == STUCK {
                     if depth - bottom == params.depth {
                         atomicOr(&results[i].flags, OVERFLOW);
