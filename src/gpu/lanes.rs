@@ -494,7 +494,7 @@ impl LaneKernel {
                         max_guesses: config.max_guesses.min(u64::from(u32::MAX)) as u32,
                     }),
                 );
-                // The first submission clears the whole control block (queued writes land before it).
+                // Later submissions zero the guesses word; the first clears the whole state buffer.
                 if encoder.is_none() {
                     ctx.queue.write_buffer(
                         &buffers.batch.state,
@@ -561,8 +561,10 @@ impl LaneKernel {
             }
         };
         let state_bytes = RESULTS_AT..RESULTS_AT + result_bytes;
-        // The answers once a read-back has brought every puzzle's final results (a small batch's).
+        // The answers once a read-back has brought every puzzle's final results (a small batch's), and the time
+        // they took (counted as the download's, not the search's).
         let mut made: Option<Vec<T>> = None;
+        let mut answering = Duration::ZERO;
         loop {
             // The first part's runs, if any, were submitted already; the rest make up a submission's worth.
             let earlier = if early.is_some() { early_runs } else { 0 };
@@ -630,7 +632,9 @@ impl LaneKernel {
                 readback::with_mapped_range(ctx, read, 0..state_bytes.end, |bytes| {
                     let state = control_of(bytes);
                     if state.finished >= n {
+                        let at = Instant::now();
                         made = Some(all_answers(results_of(bytes, result_bytes), early.take()));
+                        answering = at.elapsed();
                     }
                     state
                 })
@@ -661,7 +665,7 @@ impl LaneKernel {
             let scale = (target.as_secs_f64() / per_run.max(1e-5)).clamp(0.25, 4.0);
             budget = ((f64::from(budget) * scale) as u32).clamp(min_budget, max_budget);
         }
-        stats.search_seconds = started.elapsed().as_secs_f64();
+        stats.search_seconds = started.elapsed().saturating_sub(answering).as_secs_f64();
         let started = Instant::now();
         let made = match made {
             Some(made) => made,
@@ -684,10 +688,11 @@ impl LaneKernel {
             }
         };
         stats.overflowed = overflowed.load(Ordering::Relaxed);
-        stats.download_seconds = started.elapsed().as_secs_f64();
+        stats.download_seconds = (started.elapsed() + answering).as_secs_f64();
         *self.cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(buffers);
         Ok((made, stats))
     }
+
     /// Buffers for a batch on `plan`: the last batch's where they fit (the lanes' buffers while the plan holds,
     /// the batch's while they have room: a file's chunks are all one size but the last), new ones otherwise.
     /// They leave the cache meanwhile, so a second batch at once (the page's engines) makes its own.
