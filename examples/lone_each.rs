@@ -39,6 +39,7 @@ fn main() {
     })
     .expect("the GPU runs");
     let mut sorted: Vec<(f64, usize)> = Vec::with_capacity(records.len());
+    let mut guesses = 0u64;
     for (i, record) in records.iter().enumerate() {
         let started = Instant::now();
         let (answers, report) = answer_chunk_blocking(
@@ -53,18 +54,21 @@ fn main() {
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(answers.len(), 1);
         assert_eq!(report.cpu_fallbacks, 0, "line {}", i + 1);
+        guesses += report.kernel.guesses;
         sorted.push((seconds, i));
     }
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = sorted.len();
     let at = |q: f64| sorted[((n as f64 * q) as usize).min(n - 1)].0 * 1e6;
     println!(
-        "{n} puzzles alone, {mode:?}, {nine_kernel:?} on {}: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}",
+        "{n} puzzles alone, {mode:?}, {nine_kernel:?} on {}: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}; \
+         {:.1} guesses a puzzle",
         ctx.describe(),
         at(0.5),
         at(0.9),
         at(0.99),
-        sorted[n - 1].0 * 1e6
+        sorted[n - 1].0 * 1e6,
+        guesses as f64 / n as f64
     );
     let mut solver = Solver::new();
     for &(seconds, i) in sorted.iter().rev().take(show) {
