@@ -1,6 +1,7 @@
 //! Each puzzle of a file solved alone on the GPU, one batch of one after another, as the command line answers
-//! a single puzzle (checks included); prints the distribution of the times, then the slowest puzzles with the
-//! CPU engine's time for each on one thread. For the "one hard puzzle" bar (docs/benchmarks.md).
+//! a single puzzle (checks included); prints the distribution of the times and the kernel's guesses a puzzle, then
+//! the slowest puzzles with the CPU engine's time for each on one thread. For the "one hard puzzle" bar
+//! (docs/benchmarks.md).
 //!
 //! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto] [SHOW]`
 use std::time::Instant;
