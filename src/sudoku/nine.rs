@@ -25,7 +25,9 @@
 //! ## Two builds
 //! [`Search::run`] takes the search compiled for BMI2 and AVX2 where the CPU has them (and runs `pext` in
 //! hardware), the plain one elsewhere and in WebAssembly. The two differ only where [`BandOps`] says: how a
-//! word's triads are read and how a placement leaves a band's nine digits.
+//! word's triads are read and how a placement leaves a band's nine digits. On Intel's cores the first goes
+//! without the update's branch on whether it placed anything, a coin toss that costs those cores more when
+//! mispredicted than the steps it skips.
 //!
 //! ## Between updates
 //! When no word is dirty:
@@ -163,8 +165,15 @@ const ROW_BOX_PEERS: [u32; 27] = {
     t
 };
 
-/// The two steps of the band update that each build does its own way.
+/// The steps of the band update that each build does its own way.
 trait BandOps {
+    /// Whether an update that placed nothing returns at once, by a branch, rather than going through the
+    /// placement's steps, which then change nothing. Half of all updates on the forum's hardest place
+    /// nothing, with no pattern to predict; the branch wins where a misprediction is cheap (about 10 cycles
+    /// on AMD's Zen 4) and loses where it is not (21–25 on the Intel Xeon of the GPU hosts): docs/benchmarks.md,
+    /// "Why the same search ran slower on the GPU host's Xeon".
+    const SKIP_UNPLACED: bool = true;
+
     /// The triads of a band word (bit 3r + k: row r of the band has a cell in box k).
     fn triads(w: u32) -> usize;
 
@@ -219,12 +228,15 @@ impl BandOps for Portable {
     }
 }
 
-/// BMI2's `pext` and AVX2: for use only in the build compiled for them.
+/// BMI2's `pext` and AVX2: for use only in the build compiled for them; with or without the branch on an
+/// update that placed nothing ([`BandOps::SKIP_UNPLACED`]).
 #[cfg(target_arch = "x86_64")]
-struct BmiAvx2;
+struct BmiAvx2<const SKIP_UNPLACED: bool>;
 
 #[cfg(target_arch = "x86_64")]
-impl BandOps for BmiAvx2 {
+impl<const SKIP_UNPLACED: bool> BandOps for BmiAvx2<SKIP_UNPLACED> {
+    const SKIP_UNPLACED: bool = SKIP_UNPLACED;
+
     #[inline(always)]
     fn triads(w: u32) -> usize {
         // Each triad's three cells ORed into its first (bit 9r + 3k), then those nine bits gathered in order,
@@ -270,9 +282,6 @@ fn cut_word(cand: &mut [u32; 27], i: usize, mask: u32) -> u32 {
 const fn word(d: usize, b: usize) -> usize {
     9 * b + d
 }
-
-/// The dirty bits of digit 1's three words; digit `d + 1`'s are these shifted by `d`.
-const DIGIT_WORDS: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// What [`Board::update`] returns for a dead board (dirty bits use the low 27).
 const DEAD: u32 = 1 << 31;
@@ -380,7 +389,9 @@ impl Board {
         }
         // The word is stored only now or after the cut below: a store just before the cut's wide load of the
         // same words could not be forwarded to it, and the load would wait for the store to reach the cache.
-        if placed == 0 {
+        // Without the branch, nothing placed goes through the steps below, which then change nothing and
+        // make no word dirty.
+        if T::SKIP_UNPLACED && placed == 0 {
             self.cand[i] = w;
             return 0;
         }
@@ -452,11 +463,14 @@ impl Board {
             if dirty != 0 {
                 continue;
             }
-            // Hidden singles in columns: a digit's column with one cell over the three bands.
-            for d in 0..9 {
-                if touched & DIGIT_WORDS << d == 0 {
-                    continue;
-                }
+            // Hidden singles in columns: a digit's column with one cell over the three bands. The digits are
+            // taken as the set bits of a mask: a test per digit of whether it was touched is close to a coin
+            // toss (58% of them are not, on the forum's hardest), where the loop over set bits mispredicts
+            // about once, at its end.
+            let mut digits = (touched | touched >> 9 | touched >> 18) & 0x1FF;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
                 let x = [0, 1, 2].map(|b| self.cand[word(d, b)]);
                 let any = x.map(columns_any);
                 let many = columns_two(x[0])
@@ -717,17 +731,44 @@ fn equal_bits(x: std::arch::wasm32::v128, v: u8) -> u32 {
     u32::from(i8x16_bitmask(i8x16_eq(x, u8x16_splat(v))))
 }
 
-/// Whether this CPU has the instructions [`Search::run_with_bmi_avx2`] is built for and runs `pext` in
-/// hardware ([`slow_pext`]). Asked once (`cpuid` leaves a virtual machine for its host, microseconds), then a
+/// Which of [`Search::run`]'s builds this CPU takes.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+enum Build {
+    /// The plain one: no BMI2 or AVX2, or `pext` in microcode ([`slow_pext`]).
+    Plain,
+    /// [`Search::run_with_bmi_avx2`], with the branch on an update that placed nothing
+    /// ([`BandOps::SKIP_UNPLACED`]) or, on Intel's cores, without it ([`dear_mispredictions`]).
+    BmiAvx2 { skip_unplaced: bool },
+}
+
+/// The build this CPU takes. Asked once (`cpuid` leaves a virtual machine for its host, microseconds), then a
 /// load per puzzle.
 #[cfg(target_arch = "x86_64")]
-fn use_bmi_avx2_build() -> bool {
+fn build() -> Build {
     use std::arch::x86_64::__cpuid;
-    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FAST.get_or_init(|| {
-        let vendor = __cpuid(0);
-        has_bmi_avx2() && !slow_pext((vendor.ebx, vendor.edx, vendor.ecx), __cpuid(1).eax)
+    static BUILD: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
+    *BUILD.get_or_init(|| {
+        let leaf0 = __cpuid(0);
+        let vendor = (leaf0.ebx, leaf0.edx, leaf0.ecx);
+        if has_bmi_avx2() && !slow_pext(vendor, __cpuid(1).eax) {
+            Build::BmiAvx2 {
+                skip_unplaced: !dear_mispredictions(vendor),
+            }
+        } else {
+            Build::Plain
+        }
     })
+}
+
+/// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) pays enough for a mispredicted branch
+/// that the band update does better without its branch on a placement: Intel's cores. Measured on the GPU
+/// hosts' Xeon (family 6, model 207: Emerald Rapids) at 21–25 cycles a misprediction, against about 10 on
+/// AMD's Zen 4, where the branch is the faster way (docs/benchmarks.md).
+#[cfg(any(target_arch = "x86_64", test))]
+fn dear_mispredictions(vendor: (u32, u32, u32)) -> bool {
+    const INTEL: (u32, u32, u32) = (0x756E_6547, 0x4965_6E69, 0x6C65_746E); // "GenuineIntel"
+    vendor == INTEL
 }
 
 /// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) and version (leaf 1: EAX) runs `pext` in
@@ -775,10 +816,15 @@ impl Search {
     /// every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         #[cfg(target_arch = "x86_64")]
-        if use_bmi_avx2_build() {
-            // SAFETY: `run_with_bmi_avx2` needs BMI1, BMI2, LZCNT and AVX2, which this CPU was just found
-            // to have.
-            return unsafe { self.run_with_bmi_avx2(puzzle, limit, budget) };
+        if let Build::BmiAvx2 { skip_unplaced } = build() {
+            // SAFETY: `run_with_bmi_avx2` needs BMI1, BMI2, LZCNT and AVX2, which this CPU was found to have.
+            return unsafe {
+                if skip_unplaced {
+                    self.run_with_bmi_avx2::<true>(puzzle, limit, budget)
+                } else {
+                    self.run_with_bmi_avx2::<false>(puzzle, limit, budget)
+                }
+            };
         }
         self.search::<Portable>(puzzle, limit, budget)
     }
@@ -788,14 +834,20 @@ impl Search {
     /// digit's word index, a band's row), and a baseline shift by `cl` is two or three micro-operations on
     /// Intel cores where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more; the band update finds a
     /// word's triads with one `pext` instead of three dependent table lookups, and a placement leaves the
-    /// band's digits in one AVX2 operation. What it gains is in docs/benchmarks.md.
+    /// band's digits in one AVX2 operation. What it gains is in docs/benchmarks.md. `SKIP_UNPLACED`: see
+    /// [`BandOps::SKIP_UNPLACED`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt,avx2")]
-    fn run_with_bmi_avx2(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
-        self.search::<BmiAvx2>(puzzle, limit, budget)
+    fn run_with_bmi_avx2<const SKIP_UNPLACED: bool>(
+        &mut self,
+        puzzle: &Grid,
+        limit: u64,
+        budget: u64,
+    ) -> Outcome {
+        self.search::<BmiAvx2<SKIP_UNPLACED>>(puzzle, limit, budget)
     }
 
-    /// The search itself, inlined into each of [`Search::run`]'s two builds so that each gets its own code.
+    /// The search itself, inlined into each of [`Search::run`]'s builds so that each gets its own code.
     #[inline(always)]
     fn search<T: BandOps>(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
         debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
@@ -1019,12 +1071,14 @@ mod tests {
 
     #[test]
     fn the_plain_build_and_the_dispatched_one_agree() {
-        // `search` called from here is the plain build; the other is called as `run` would where the CPU has
-        // fast `pext` (every x86-64 CPU these tests run on has the instructions, fast or not). Same counts,
-        // guesses and solutions on hard and open grids.
+        // `search` called from here is the plain build; the others are called as `run` would where the CPU has
+        // fast `pext`, with and without the branch on an update that placed nothing (every x86-64 CPU these
+        // tests run on has the instructions, fast or not). Same counts, guesses and solutions on hard and open
+        // grids.
         #[cfg(target_arch = "x86_64")]
         assert!(has_bmi_avx2(), "this test compares the two builds");
-        let (mut plain, mut chosen) = (Search::default(), Search::default());
+        let (mut plain, mut chosen, mut branch_free) =
+            (Search::default(), Search::default(), Search::default());
         let puzzles = (0..60).map(generate::mixed_nine).chain([
             Grid::empty(nine()),
             grid(
@@ -1036,14 +1090,24 @@ mod tests {
                 let a = plain.search::<Portable>(&puzzle, limit, u64::MAX);
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: BMI1, BMI2, LZCNT and AVX2 were found above.
-                let b = unsafe { chosen.run_with_bmi_avx2(&puzzle, limit, u64::MAX) };
+                let (b, c) = unsafe {
+                    (
+                        chosen.run_with_bmi_avx2::<true>(&puzzle, limit, u64::MAX),
+                        branch_free.run_with_bmi_avx2::<false>(&puzzle, limit, u64::MAX),
+                    )
+                };
                 #[cfg(not(target_arch = "x86_64"))]
-                let b = chosen.run(&puzzle, limit, u64::MAX);
-                assert_eq!(
-                    (a.count, a.guesses, a.hit_limit),
-                    (b.count, b.guesses, b.hit_limit)
+                let (b, c) = (
+                    chosen.run(&puzzle, limit, u64::MAX),
+                    branch_free.run(&puzzle, limit, u64::MAX),
                 );
-                assert_eq!(a.solution, b.solution);
+                for b in [b, c] {
+                    assert_eq!(
+                        (a.count, a.guesses, a.hit_limit),
+                        (b.count, b.guesses, b.hit_limit)
+                    );
+                    assert_eq!(a.solution, b.solution);
+                }
             }
         }
     }
@@ -1067,6 +1131,21 @@ mod tests {
         assert!(!slow_pext(amd, family(0x1A))); // Zen 5
         assert!(slow_pext(hygon, family(0x18)));
         assert!(!slow_pext(intel, family(6)));
+    }
+
+    #[test]
+    fn the_band_update_goes_without_its_branch_on_intel_only() {
+        assert!(dear_mispredictions((0x756E_6547, 0x4965_6E69, 0x6C65_746E))); // "GenuineIntel"
+        assert!(!dear_mispredictions((
+            0x6874_7541,
+            0x6974_6E65,
+            0x444D_4163
+        ))); // "AuthenticAMD"
+        assert!(!dear_mispredictions((
+            0x6F67_7948,
+            0x6E65_476E,
+            0x656E_6975
+        ))); // "HygonGenuine"
     }
 
     #[test]
