@@ -11,8 +11,9 @@
 # host (the shared GPU machines: the same binary's rate moves by ±20% from one run to the next) take several
 # rounds: the three solvers run in turn within each, and the table gives each one's median rate and the median
 # of the per-round ratios. CPUS (a list of cpu numbers) pins round k to the k-th of them, cycling, and rotates the
-# solvers' order from round to round: on those hosts one cpu can run a binary a sixth slower than the others
-# (docs/benchmarks.md, "Why the same search ran slower on the GPU host's Xeon"), so the rounds spread over several.
+# solvers' order from round to round: on those hosts even the ratio between two solvers moves from cpu to cpu
+# (cpu 3 gave ours a seventh less against tdoku than the others did: docs/benchmarks.md, "Why the same search
+# ran slower on the GPU host's Xeon"), so the rounds spread over several.
 set -euo pipefail
 one=$1 tdoku=$2 anchor=$3 data=${4:-../shared/data/sudoku}
 secs=${SECS:-3}
