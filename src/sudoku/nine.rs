@@ -761,13 +761,20 @@ fn build() -> Build {
     })
 }
 
+/// `cpuid` leaf 0's vendor strings as (EBX, EDX, ECX): "GenuineIntel", "AuthenticAMD", "HygonGenuine".
+#[cfg(any(target_arch = "x86_64", test))]
+const INTEL: (u32, u32, u32) = (0x756E_6547, 0x4965_6E69, 0x6C65_746E);
+#[cfg(any(target_arch = "x86_64", test))]
+const AMD: (u32, u32, u32) = (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+#[cfg(any(target_arch = "x86_64", test))]
+const HYGON: (u32, u32, u32) = (0x6F67_7948, 0x6E65_476E, 0x656E_6975);
+
 /// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) pays enough for a mispredicted branch
 /// that the band update does better without its branch on a placement: Intel's cores. Measured on the GPU
 /// hosts' Xeon (family 6, model 207: Emerald Rapids) at 21–25 cycles a misprediction, against about 10 on
 /// AMD's Zen 4, where the branch is the faster way (docs/benchmarks.md).
 #[cfg(any(target_arch = "x86_64", test))]
 fn dear_mispredictions(vendor: (u32, u32, u32)) -> bool {
-    const INTEL: (u32, u32, u32) = (0x756E_6547, 0x4965_6E69, 0x6C65_746E); // "GenuineIntel"
     vendor == INTEL
 }
 
@@ -776,8 +783,6 @@ fn dear_mispredictions(vendor: (u32, u32, u32)) -> bool {
 /// which are Zen 1.
 #[cfg(any(target_arch = "x86_64", test))]
 fn slow_pext(vendor: (u32, u32, u32), version: u32) -> bool {
-    const AMD: (u32, u32, u32) = (0x6874_7541, 0x6974_6E65, 0x444D_4163); // "AuthenticAMD"
-    const HYGON: (u32, u32, u32) = (0x6F67_7948, 0x6E65_476E, 0x656E_6975); // "HygonGenuine"
     let family = match (version >> 8) & 0xF {
         0xF => 0xF + ((version >> 20) & 0xFF),
         base => base,
@@ -1114,9 +1119,7 @@ mod tests {
 
     #[test]
     fn pext_counts_as_slow_on_amd_before_zen_3_only() {
-        let amd = (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-        let intel = (0x756E_6547, 0x4965_6E69, 0x6C65_746E); // "GenuineIntel"
-        let hygon = (0x6F67_7948, 0x6E65_476E, 0x656E_6975);
+        let (amd, intel, hygon) = (AMD, INTEL, HYGON);
         // Leaf 1's EAX: base family in bits 8–11, extended family (added when the base is 0xF) in 20–27.
         let family = |f: u32| {
             if f < 0xF {
@@ -1135,17 +1138,9 @@ mod tests {
 
     #[test]
     fn the_band_update_goes_without_its_branch_on_intel_only() {
-        assert!(dear_mispredictions((0x756E_6547, 0x4965_6E69, 0x6C65_746E))); // "GenuineIntel"
-        assert!(!dear_mispredictions((
-            0x6874_7541,
-            0x6974_6E65,
-            0x444D_4163
-        ))); // "AuthenticAMD"
-        assert!(!dear_mispredictions((
-            0x6F67_7948,
-            0x6E65_476E,
-            0x656E_6975
-        ))); // "HygonGenuine"
+        assert!(dear_mispredictions(INTEL));
+        assert!(!dear_mispredictions(AMD));
+        assert!(!dear_mispredictions(HYGON));
     }
 
     #[test]
