@@ -51,13 +51,13 @@ fn main() {
             }
             let request = text_from(request);
             let reply = if queens::worker_protocol::is_queens(&request) {
-                queens::worker_protocol::serve(&request)
+                queens::worker_protocol::serve(&request).into_bytes()
             } else if learn_protocol::is_learning(&request) {
-                learn_protocol::serve(&request)
+                learn_protocol::serve(&request).into_bytes()
             } else {
                 worker_protocol::serve(&request, &mut solver.borrow_mut())
             };
-            let (message, transfer) = spares.message_of_bytes(&id, reply.as_bytes());
+            let (message, transfer) = spares.message_of_bytes(&id, &reply);
             let _ = reply_to.post_message_with_transfer(&message, &transfer);
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -347,7 +347,8 @@ mod tests {
             let (puzzle, solution) = generate::puzzle(shape, 11, 0.5);
             let mode = Mode::Count(2);
             // What a worker says, taken as it comes.
-            let reply = serve(&request(2, 0, &[&puzzle]), &mut Solver::new());
+            let reply =
+                String::from_utf8(serve(&request(2, 0, &[&puzzle]), &mut Solver::new())).unwrap();
             let (answer, on_page) = answers(&puzzle, &reply, mode);
             assert!(!on_page);
             assert!(matches!(answer, Answer::Solved { solution: ref s, .. } if *s == solution));
@@ -372,7 +373,8 @@ mod tests {
                 given_solution: None,
             };
             let strict = ready_for_solver(&record).unwrap_err();
-            let reply = serve(&request(2, 0, &[&clashing]), &mut Solver::new());
+            let reply =
+                String::from_utf8(serve(&request(2, 0, &[&clashing]), &mut Solver::new())).unwrap();
             for reply in [reply.as_str(), "N", "garbled"] {
                 assert_eq!(
                     answers(&clashing, reply, mode),

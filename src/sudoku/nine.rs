@@ -56,10 +56,9 @@
 //! without the triad rules it thrashes on open grids, which nothing else tells that a triad has been promised
 //! four digits).
 
-use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover};
+use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover, nine};
 use super::grid::Grid;
-use super::shape::BoxShape;
-use super::solver::Outcome;
+use super::solver::{Found, Outcome};
 
 /// For a row's 9 bits: which of the three boxes it touches (bit k for box k).
 const ROW_BOXES: [u8; 512] = {
@@ -322,19 +321,23 @@ impl Board {
 
     /// Sets this board to a 9×9 puzzle with its givens applied, where it lies (the search's first slot: no
     /// copy per puzzle); `false` when two givens clash, the board then left half made.
+    ///
+    /// Field by field rather than as a whole new board: in the worker's WebAssembly a whole-board write is a
+    /// `memory.fill`, which V8 runs as a call out of the wasm code, a few per puzzle on what an easy puzzle
+    /// costs (docs/benchmarks.md). `tri` keeps the previous puzzle's summaries: every unit starts marked
+    /// changed, the first settle's updates and column pass write every entry before the triad rules or a
+    /// guess read one, and a board that goes dead first is never read.
     #[inline(always)]
     fn load(&mut self, cells: &[u8]) -> bool {
         // The cells of each value, band by band (value 0: the open cells).
-        let given = value_cells(cells);
-        let open = given[0];
-        *self = Self {
-            tri_changed: 0x3F,
-            open,
-            dirty: BAND,
-            ..Self::EMPTY
-        };
+        let values = ValueCells::new(cells);
+        let open = values.of(0);
+        self.tri_changed = 0x3F;
+        self.open = open;
+        self.dirty = BAND;
+        self.rows_open = [0; 3];
         for d in 0..9 {
-            let m = given[d + 1];
+            let m = values.of(d as u8 + 1);
             // The givens' rows, columns and boxes leave the digit's open cells; two givens in one unit clash.
             let (seen, clash) = cover(m);
             if clash {
@@ -638,9 +641,9 @@ impl Board {
         }
     }
 
-    /// The values of a solved board, row-major.
-    fn values(&self) -> [u8; 81] {
-        let mut cells = [0u8; 81];
+    /// Writes the values of a solved board into `cells`, row-major. A solved board has one digit in each
+    /// cell, so every byte is written and `cells` needs no clearing first.
+    fn values_into(&self, cells: &mut [u8]) {
         for d in 0..9 {
             for b in 0..3 {
                 let mut w = self.cand[word(d, b)];
@@ -650,55 +653,85 @@ impl Board {
                 }
             }
         }
-        cells
     }
 }
 
-/// The cells of each value 0..=9 in a 9×9 grid's values (row-major), band by band: `[v][b]` has bit p for cell p
-/// of band b. With SIMD, each value's cells of a band are one byte compare and one bit mask per 16 cells. (A
-/// bit set per cell into `[v][b]` chained its read-modify-writes through memory wherever a value repeats,
-/// which the open cells, most of an easy puzzle, do on every cell.)
-#[inline(always)]
-fn value_cells(cells: &[u8]) -> [[u32; 3]; 10] {
-    let mut given = [[0u32; 3]; 10];
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
-    {
-        // The 81 values and zeros after them, so that each band's second 16-byte load stays in bounds.
-        let mut padded = [0u8; 96];
-        padded[..81].copy_from_slice(&cells[..81]);
-        for b in 0..3 {
-            let (low, high) = sixteen_pair(&padded[27 * b..27 * b + 32]);
-            for (v, g) in given.iter_mut().enumerate() {
-                g[b] = (equal_bits(low, v as u8) | equal_bits(high, v as u8) << 16) & BAND;
+/// The cells of each value 0..=9 in a 9×9 grid's values (row-major), band by band: [`ValueCells::of`] has
+/// bit p for cell p of band b. With SIMD, each value's cells of a band are two byte compares and two bit masks
+/// on the band's first sixteen cells and its last sixteen (cells 11..27), which overlap by five and so stay
+/// inside the grid's 81 bytes without a padded copy of them; the values are asked for one at a time, so no
+/// table of all ten is built and moved (in the worker's WebAssembly, each copy of a few hundred bytes is a
+/// `memory.copy` that V8 runs as a call out of the wasm code). Without SIMD, a bit set per cell.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+struct ValueCells {
+    first: [Sixteen; 3],
+    last: [Sixteen; 3],
+}
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+impl ValueCells {
+    #[inline(always)]
+    fn new(cells: &[u8]) -> Self {
+        Self {
+            first: std::array::from_fn(|b| sixteen(cells, 27 * b)),
+            last: std::array::from_fn(|b| sixteen(cells, 27 * b + 11)),
+        }
+    }
+
+    /// The cells holding `v`, band by band.
+    #[inline(always)]
+    fn of(&self, v: u8) -> [u32; 3] {
+        std::array::from_fn(|b| equal_bits(self.first[b], v) | equal_bits(self.last[b], v) << 11)
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+struct ValueCells([[u32; 3]; 10]);
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+impl ValueCells {
+    // A bit set per cell: this build has no byte compares to do better.
+    fn new(cells: &[u8]) -> Self {
+        let mut given = [[0u32; 3]; 10];
+        for (b, band) in cells.chunks_exact(27).enumerate() {
+            for (p, &v) in band.iter().enumerate() {
+                given[usize::from(v)][b] |= 1 << p;
             }
         }
+        Self(given)
     }
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )))]
-    for (b, band) in cells.chunks_exact(27).enumerate() {
-        for (p, &v) in band.iter().enumerate() {
-            given[usize::from(v)][b] |= 1 << p;
-        }
+
+    fn of(&self, v: u8) -> [u32; 3] {
+        self.0[usize::from(v)]
     }
-    given
 }
 
-/// Two 16-byte vectors of 32 bytes.
+/// Sixteen bytes of a grid, as the build's SIMD holds them.
+#[cfg(target_arch = "x86_64")]
+type Sixteen = std::arch::x86_64::__m128i;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+type Sixteen = std::arch::wasm32::v128;
+
+/// The 16 bytes from `at`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sixteen_pair(bytes: &[u8]) -> (std::arch::x86_64::__m128i, std::arch::x86_64::__m128i) {
+fn sixteen(bytes: &[u8], at: usize) -> std::arch::x86_64::__m128i {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128};
-    assert!(bytes.len() >= 32);
-    // SAFETY: SSE2 is part of x86-64; the two unaligned loads lie within `bytes` (checked above).
-    unsafe {
-        let at = bytes.as_ptr().cast::<__m128i>();
-        (_mm_loadu_si128(at), _mm_loadu_si128(at.add(1)))
-    }
+    let bytes = &bytes[at..at + 16];
+    // SAFETY: SSE2 is part of x86-64; the unaligned load reads the 16 bytes of `bytes`.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
 }
 
 /// Bit i set where byte i of `x` is `v`.
@@ -710,17 +743,14 @@ fn equal_bits(x: std::arch::x86_64::__m128i, v: u8) -> u32 {
     unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32 }
 }
 
-/// Two 16-byte vectors of 32 bytes.
+/// The 16 bytes from `at`.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-fn sixteen_pair(bytes: &[u8]) -> (std::arch::wasm32::v128, std::arch::wasm32::v128) {
+fn sixteen(bytes: &[u8], at: usize) -> std::arch::wasm32::v128 {
     use std::arch::wasm32::{v128, v128_load};
-    assert!(bytes.len() >= 32);
-    // SAFETY: the two loads lie within `bytes` (checked above); wasm's loads need no alignment.
-    unsafe {
-        let at = bytes.as_ptr().cast::<v128>();
-        (v128_load(at), v128_load(at.add(1)))
-    }
+    let bytes = &bytes[at..at + 16];
+    // SAFETY: the load reads the 16 bytes of `bytes`; wasm's loads need no alignment.
+    unsafe { v128_load(bytes.as_ptr().cast::<v128>()) }
 }
 
 /// Bit i set where byte i of `x` is `v`.
@@ -813,6 +843,18 @@ pub(crate) struct Search {
     /// configuration) rather than a board moved in and out of a stack.
     boards: Vec<Board>,
     pending: Vec<u32>,
+    /// The last search's first solution, row-major (81 values once a 9×9 was searched).
+    first: Vec<u8>,
+}
+
+/// A search's result before its solution is borrowed ([`Found`] without the values).
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    count: u64,
+    solved: bool,
+    hit_limit: bool,
+    guesses: u64,
+    gave_up: bool,
 }
 
 impl Search {
@@ -820,18 +862,38 @@ impl Search {
     /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here,
     /// every configuration).
     pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+        debug_assert!(puzzle.shape() == nine());
+        self.run_values(puzzle.cells(), limit, budget)
+            .outcome(nine())
+    }
+
+    /// [`Search::run`] on a puzzle's 81 values (row-major, 0 for an empty cell, 1..=9 placed; the givens
+    /// need not be checked for clashes: a puzzle with one has no solution).
+    pub(crate) fn run_values(&mut self, cells: &[u8], limit: u64, budget: u64) -> Found<'_> {
+        let tally = self.dispatch(cells, limit, budget);
+        Found {
+            count: tally.count,
+            solution: tally.solved.then_some(&self.first[..]),
+            hit_limit: tally.hit_limit,
+            guesses: tally.guesses,
+            gave_up: tally.gave_up,
+        }
+    }
+
+    /// The search, in the build this CPU takes.
+    fn dispatch(&mut self, cells: &[u8], limit: u64, budget: u64) -> Tally {
         #[cfg(target_arch = "x86_64")]
         if let Build::BmiAvx2 { skip_unplaced } = build() {
             // SAFETY: `run_with_bmi_avx2` needs BMI1, BMI2, LZCNT and AVX2, which this CPU was found to have.
             return unsafe {
                 if skip_unplaced {
-                    self.run_with_bmi_avx2::<true>(puzzle, limit, budget)
+                    self.run_with_bmi_avx2::<true>(cells, limit, budget)
                 } else {
-                    self.run_with_bmi_avx2::<false>(puzzle, limit, budget)
+                    self.run_with_bmi_avx2::<false>(cells, limit, budget)
                 }
             };
         }
-        self.search::<Portable>(puzzle, limit, budget)
+        self.search::<Portable>(cells, limit, budget)
     }
 
     /// [`Search::run`] compiled for x86-64's bit-manipulation instructions and AVX2 (2013 onwards; the
@@ -845,30 +907,25 @@ impl Search {
     #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt,avx2")]
     fn run_with_bmi_avx2<const SKIP_UNPLACED: bool>(
         &mut self,
-        puzzle: &Grid,
+        cells: &[u8],
         limit: u64,
         budget: u64,
-    ) -> Outcome {
-        self.search::<BmiAvx2<SKIP_UNPLACED>>(puzzle, limit, budget)
+    ) -> Tally {
+        self.search::<BmiAvx2<SKIP_UNPLACED>>(cells, limit, budget)
     }
 
     /// The search itself, inlined into each of [`Search::run`]'s builds so that each gets its own code.
     #[inline(always)]
-    fn search<T: BandOps>(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
-        debug_assert!(puzzle.shape() == BoxShape::new(3, 3).expect("3×3"));
-        let mut outcome = Outcome {
-            count: 0,
-            solution: None,
-            hit_limit: false,
-            guesses: 0,
-            gave_up: false,
-        };
+    fn search<T: BandOps>(&mut self, cells: &[u8], limit: u64, budget: u64) -> Tally {
+        assert_eq!(cells.len(), 81, "a 9×9 puzzle has 81 cells");
+        let mut outcome = Tally::default();
         if self.boards.is_empty() {
             // Made for the first 9×9 puzzle, so that a solver that never meets one costs nothing.
             self.boards = vec![Board::EMPTY; DEPTH];
             self.pending = vec![0; DEPTH];
+            self.first = vec![0; 81];
         }
-        if !self.boards[0].load(puzzle.cells()) {
+        if !self.boards[0].load(cells) {
             return outcome;
         }
         let mut top = 0;
@@ -877,9 +934,9 @@ impl Search {
             match self.boards[top].settle::<T>() {
                 Settled::Solved => {
                     outcome.count += 1;
-                    if outcome.solution.is_none() {
-                        let values = self.boards[top].values();
-                        outcome.solution = Grid::new(puzzle.shape(), &values);
+                    if !outcome.solved {
+                        self.boards[top].values_into(&mut self.first);
+                        outcome.solved = true;
                     }
                     if outcome.count >= limit {
                         outcome.hit_limit = true;
@@ -950,10 +1007,6 @@ mod tests {
     use super::*;
     use crate::sudoku::grid::nine_from_line as grid;
     use crate::sudoku::{bands, generate, verify};
-
-    fn nine() -> BoxShape {
-        BoxShape::new(3, 3).unwrap()
-    }
 
     #[test]
     fn permutations_keep_only_triads_on_a_matching() {
@@ -1070,7 +1123,14 @@ mod tests {
             for (i, &v) in cells.iter().enumerate() {
                 expected[usize::from(v)][i / 27] |= 1 << (i % 27);
             }
-            assert_eq!(value_cells(&cells), expected, "shift {shift}");
+            let values = ValueCells::new(&cells);
+            for v in 0..10u8 {
+                assert_eq!(
+                    values.of(v),
+                    expected[usize::from(v)],
+                    "shift {shift}, value {v}"
+                );
+            }
         }
     }
 
@@ -1092,26 +1152,28 @@ mod tests {
         ]);
         for puzzle in puzzles {
             for limit in [1, 2, 30] {
-                let a = plain.search::<Portable>(&puzzle, limit, u64::MAX);
+                let a = plain.search::<Portable>(puzzle.cells(), limit, u64::MAX);
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: BMI1, BMI2, LZCNT and AVX2 were found above.
                 let (b, c) = unsafe {
                     (
-                        chosen.run_with_bmi_avx2::<true>(&puzzle, limit, u64::MAX),
-                        branch_free.run_with_bmi_avx2::<false>(&puzzle, limit, u64::MAX),
+                        chosen.run_with_bmi_avx2::<true>(puzzle.cells(), limit, u64::MAX),
+                        branch_free.run_with_bmi_avx2::<false>(puzzle.cells(), limit, u64::MAX),
                     )
                 };
                 #[cfg(not(target_arch = "x86_64"))]
                 let (b, c) = (
-                    chosen.run(&puzzle, limit, u64::MAX),
-                    branch_free.run(&puzzle, limit, u64::MAX),
+                    chosen.dispatch(puzzle.cells(), limit, u64::MAX),
+                    branch_free.dispatch(puzzle.cells(), limit, u64::MAX),
                 );
-                for b in [b, c] {
+                for (b, other) in [(b, &chosen), (c, &branch_free)] {
                     assert_eq!(
-                        (a.count, a.guesses, a.hit_limit),
-                        (b.count, b.guesses, b.hit_limit)
+                        (a.count, a.guesses, a.hit_limit, a.solved),
+                        (b.count, b.guesses, b.hit_limit, b.solved)
                     );
-                    assert_eq!(a.solution, b.solution);
+                    if a.solved {
+                        assert_eq!(plain.first, other.first);
+                    }
                 }
             }
         }

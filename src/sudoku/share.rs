@@ -142,11 +142,26 @@ pub(crate) fn plain_nine_unchecked(text: &str) -> Option<Grid> {
 
 /// The 81 cells of [`plain_nine_unchecked`]'s text, digits and dots, without the shape before them.
 pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
-    if cells.len() != 81 {
+    let mut values = [0u8; 81];
+    if !nine_values(cells, &mut values) {
         return None;
     }
+    Grid::new(BoxShape::new(3, 3).ok()?, &values)
+}
+
+/// [`plain_nine_unchecked`] into `values` (81 of them, row-major, 0 for a dot), for a caller that solves them
+/// as they are; `false`, `values` then left half written, if `text` is not such a share text.
+pub(crate) fn plain_nine_values(text: &str, values: &mut [u8]) -> bool {
+    text.strip_prefix("3x3-")
+        .is_some_and(|cells| nine_values(cells.as_bytes(), values))
+}
+
+/// The values of 81 cells written as digits and dots, into `values`; `false` if `cells` is anything else.
+fn nine_values(cells: &[u8], values: &mut [u8]) -> bool {
+    if cells.len() != 81 || values.len() != 81 {
+        return false;
+    }
     // Without an early exit, so the compiler checks and converts many cells at once.
-    let mut values = [0u8; 81];
     let mut valid = true;
     for (v, &b) in values.iter_mut().zip(cells) {
         let digit = b.wrapping_sub(b'0');
@@ -154,10 +169,7 @@ pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
         valid &= dot | (1..=9).contains(&digit);
         *v = if dot { 0 } else { digit };
     }
-    if !valid {
-        return None;
-    }
-    Grid::new(BoxShape::new(3, 3).ok()?, &values)
+    valid
 }
 
 #[cfg(test)]

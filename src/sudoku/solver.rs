@@ -66,6 +66,47 @@ pub struct Outcome {
     pub gave_up: bool,
 }
 
+/// An [`Outcome`] whose solution is values borrowed (row-major), not a grid of its own: the 9×9 search's
+/// ([`Solver::solve_nine`]), which the worker writes out as they are. In its WebAssembly a grid made, moved
+/// and returned is several `memory.copy` and `memory.fill` a puzzle, which V8 runs as calls out of the wasm
+/// code (docs/benchmarks.md).
+pub(crate) struct Found<'a> {
+    /// Solutions found, at most the limit.
+    pub(crate) count: u64,
+    /// The first solution's values, row-major.
+    pub(crate) solution: Option<&'a [u8]>,
+    /// The search stopped at the limit.
+    pub(crate) hit_limit: bool,
+    /// Branches tried.
+    pub(crate) guesses: u64,
+    /// The search gave up (see [`Outcome::gave_up`]).
+    pub(crate) gave_up: bool,
+}
+
+impl<'a> Found<'a> {
+    /// An outcome seen this way, its solution's values borrowed from its grid.
+    pub(crate) fn of(outcome: &'a Outcome) -> Self {
+        Self {
+            count: outcome.count,
+            solution: outcome.solution.as_ref().map(Grid::cells),
+            hit_limit: outcome.hit_limit,
+            guesses: outcome.guesses,
+            gave_up: outcome.gave_up,
+        }
+    }
+
+    /// As an [`Outcome`], its solution a grid of `shape`.
+    pub(crate) fn outcome(&self, shape: BoxShape) -> Outcome {
+        Outcome {
+            count: self.count,
+            solution: self.solution.and_then(|v| Grid::new(shape, v)),
+            hit_limit: self.hit_limit,
+            guesses: self.guesses,
+            gave_up: self.gave_up,
+        }
+    }
+}
+
 /// The guess budget of [`Solver::new`]: guesses in a row without a new solution before the search gives up.
 /// Every puzzle of the shared sets needs under 400,000 in all; a 25×25 with a random half of its cells emptied
 /// can need far more (about 260,000 guesses/s natively, so this is roughly 20 s of 25×25 or 2 s of 9×9).
@@ -129,24 +170,45 @@ impl Solver {
         self.solve_with(puzzle, 1, Some(seed))
     }
 
+    /// [`Solver::solve`] on a 9×9 puzzle with 3×3 boxes given as its 81 values (row-major, 0 for an empty
+    /// cell; clashing givens need no check first: such a puzzle has no solution), the solution left in the
+    /// solver rather than made a grid. `None` where a first solution was not found within the fast path's
+    /// first attempt: [`Solver::solve`] takes those on with restarts.
+    pub(crate) fn solve_nine(&mut self, cells: &[u8], limit: u64) -> Option<Found<'_>> {
+        let limit = limit.max(1);
+        let (budget, restart_after) = (self.budget(), self.restart_after(9));
+        if limit > 1 || budget <= restart_after {
+            return Some(self.fast_nine.run_values(cells, limit, budget));
+        }
+        let first = self.fast_nine.run_values(cells, 1, restart_after);
+        (!first.gave_up).then_some(first)
+    }
+
+    /// Guesses in a row without a new solution before a search gives up (`max_guesses`, 0 for never).
+    fn budget(&self) -> u64 {
+        match self.max_guesses {
+            0 => u64::MAX,
+            n => n,
+        }
+    }
+
+    /// Guesses the plain search takes for a first solution of a grid of this side before restarts.
+    fn restart_after(&self, side: usize) -> u64 {
+        self.restart_after.unwrap_or(if side >= ALL_DIFFERENT_FROM {
+            FIRST_ATTEMPT_LARGE
+        } else {
+            FIRST_ATTEMPT
+        })
+    }
+
     fn solve_with(&mut self, puzzle: &Grid, limit: u64, shuffle: Option<u64>) -> Outcome {
         let shape = puzzle.shape();
         if self.tables.as_ref().is_none_or(|t| t.shape != shape) {
             self.tables = Some(Tables::new(shape));
         }
-        let tables = self.tables.as_ref().expect("tables were just built");
         let limit = limit.max(1);
-        let restart_after = self
-            .restart_after
-            .unwrap_or(if shape.side() >= ALL_DIFFERENT_FROM {
-                FIRST_ATTEMPT_LARGE
-            } else {
-                FIRST_ATTEMPT
-            });
-        let budget = match self.max_guesses {
-            0 => u64::MAX,
-            n => n,
-        };
+        let (budget, restart_after) = (self.budget(), self.restart_after(shape.side()));
+        let tables = self.tables.as_ref().expect("tables were just built");
         match shape.cells() {
             81 if shape.rows() == 3 && shuffle.is_none() => {
                 // The fast path (`nine`) for counting and for a first attempt; restarts, if one is needed,
@@ -1352,5 +1414,39 @@ mod tests {
             let s = solve(&empty).unwrap_or_else(|| panic!("{shape} has a solution"));
             assert!(crate::sudoku::verify::is_solution(&empty, &s), "{shape}");
         }
+    }
+
+    #[test]
+    fn the_nine_by_nine_values_get_what_the_grid_gets() {
+        // `solve_nine` against `solve` on the same puzzles: mixed 9×9s, an open grid, a clash and a hard one,
+        // first solution and counted to 2 and 30.
+        let hard = grid(
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        );
+        let mut clash = hard.cells().to_vec();
+        clash[2] = 9;
+        let clash = Grid::new(hard.shape(), &clash).unwrap();
+        let puzzles = (0..40).map(crate::sudoku::generate::mixed_nine).chain([
+            Grid::empty(hard.shape()),
+            clash,
+            hard.clone(),
+        ]);
+        let (mut by_grid, mut by_values) = (Solver::new(), Solver::new());
+        for puzzle in puzzles {
+            for limit in [1, 2, 30] {
+                let expected = by_grid.solve(&puzzle, limit);
+                let found = by_values
+                    .solve_nine(puzzle.cells(), limit)
+                    .expect("no first attempt gives up here");
+                assert_eq!(found.outcome(puzzle.shape()), expected, "limit {limit}");
+            }
+        }
+        // A first attempt that gives up is left to `solve`, which takes it on with restarts.
+        let mut solver = Solver {
+            restart_after: Some(1),
+            ..Solver::new()
+        };
+        assert!(solver.solve_nine(hard.cells(), 1).is_none());
+        assert!(solver.solve(&hard, 1).solution.is_some());
     }
 }

@@ -8,13 +8,12 @@
 //! solution), `G GUESSES` (the search gave up before any solution), or `E message` (the puzzle could not be
 //! read).
 
-use std::fmt::Write;
+use std::io::Write;
 
 use super::bands;
 use super::grid::Grid;
-use super::shape::MAX_CELLS;
 use super::share;
-use super::solver::{Outcome, Solver};
+use super::solver::{Found, Outcome, Solver};
 use super::symbols::Symbols;
 
 /// Builds a request for `puzzles`, counting up to `limit` with a guess budget of `max_guesses`.
@@ -22,58 +21,91 @@ pub fn request(limit: u64, max_guesses: u64, puzzles: &[&Grid]) -> String {
     share::request_lines(format!("{limit} {max_guesses}"), puzzles)
 }
 
-/// Answers a request (the worker's side).
-pub fn serve(request: &str, solver: &mut Solver) -> String {
-    let mut lines = request.lines();
-    let mut head = lines.next().unwrap_or_default().split_whitespace();
+/// Answers a request (the worker's side): the reply's text, as UTF-8 bytes.
+pub fn serve(request: &str, solver: &mut Solver) -> Vec<u8> {
+    let (head, mut rest) = request.split_once('\n').unwrap_or((request, ""));
+    let mut head = head.split_whitespace();
     let mut number = |default| head.next().and_then(|n| n.parse().ok()).unwrap_or(default);
     let limit = number(1);
     solver.max_guesses = number(super::solver::DEFAULT_MAX_GUESSES);
-    // One string written in place: a line per puzzle, no string of its own for each.
+    // One buffer written in place: a line per puzzle, no string of its own for each.
     // A solved line ("S 1 1 " and the cells) is a little longer than its request ("3x3-" and the cells): room
     // for that, so that a large reply is not copied as it grows.
-    let mut reply = String::with_capacity(request.len() + request.len() / 8);
-    for (i, line) in lines.enumerate() {
-        if i > 0 {
-            reply.push('\n');
+    let mut reply = Vec::with_capacity(request.len() + request.len() / 8);
+    // A 9×9 puzzle's values, reused from line to line.
+    let mut values = [0u8; 81];
+    let mut first = true;
+    while !rest.is_empty() {
+        if !first {
+            reply.push(b'\n');
         }
-        // The common case, a 9×9 share text of digits and dots, is solved before its givens are checked for
-        // clashes: a solution proves them, and only a puzzle without one is read again, strictly, so that a
-        // clash is named as the file reader would name it.
-        let quick = share::plain_nine_unchecked(line);
-        let unchecked = quick.is_some();
-        let puzzle = match quick {
-            Some(puzzle) => puzzle,
-            None => match share::decode(line) {
-                Ok(puzzle) => puzzle,
-                Err(e) => {
-                    // Writing to a String cannot fail.
-                    let _ = write!(reply, "E {e}");
-                    continue;
-                }
-            },
+        first = false;
+        // The common case, a 9×9 share text of digits and dots, is known by its length and read as its values
+        // (no newline can be among them, so the line's end needs no search); every other line is split as
+        // `str::lines` splits.
+        let nine = matches!(rest.as_bytes().get(NINE_LINE), None | Some(b'\n'))
+            && rest
+                .get(..NINE_LINE)
+                .is_some_and(|line| share::plain_nine_values(line, &mut values));
+        let line;
+        (line, rest) = if nine {
+            (
+                &rest[..NINE_LINE],
+                rest.get(NINE_LINE + 1..).unwrap_or_default(),
+            )
+        } else {
+            next_line(rest)
         };
-        let out = solver.solve(&puzzle, limit);
-        if out.solution.is_none()
-            && unchecked
-            && let Err(e) = share::decode(line)
-        {
-            let _ = write!(reply, "E {e}");
+        // The 9×9 is solved as it is, before its givens are checked for clashes: a solution proves them, and
+        // only a puzzle without one is read again, strictly, so that a clash is named as the file reader would
+        // name it. Its solution is written from the solver's own values (`solve_nine`: no grid made, moved and
+        // returned for each puzzle).
+        if nine && let Some(found) = solver.solve_nine(&values, limit) {
+            if found.solution.is_none()
+                && let Err(e) = share::decode(line)
+            {
+                // Writing to a Vec cannot fail.
+                let _ = write!(reply, "E {e}");
+            } else {
+                write_found(&mut reply, &found);
+            }
             continue;
         }
-        write_outcome(&mut reply, &out);
+        // Every other puzzle, and a 9×9 whose first attempt gave up (the solver's restarts take it on).
+        match share::decode(line) {
+            Ok(puzzle) => {
+                let out = solver.solve(&puzzle, limit);
+                write_found(&mut reply, &Found::of(&out));
+            }
+            Err(e) => {
+                let _ = write!(reply, "E {e}");
+            }
+        }
     }
     reply
 }
 
+/// The length of a 9×9 share text of digits and dots: "3x3-" and 81 cells.
+const NINE_LINE: usize = 85;
+
+/// The first line of `text` and what follows it, as `str::lines` splits: at a newline, less a carriage return
+/// before it.
+fn next_line(text: &str) -> (&str, &str) {
+    match text.split_once('\n') {
+        Some((line, rest)) => (line.strip_suffix('\r').unwrap_or(line), rest),
+        None => (text, ""),
+    }
+}
+
 /// One reply line for a puzzle's outcome, written without the formatting machinery (this runs for every
 /// puzzle, and in the worker's wasm `write!` costs as much as an easy puzzle's search).
-fn write_outcome(reply: &mut String, out: &Outcome) {
-    match &out.solution {
+fn write_found(reply: &mut Vec<u8>, out: &Found<'_>) {
+    match out.solution {
         None if out.gave_up => {
-            let _ = write!(reply, "G {}", out.guesses);
+            reply.extend_from_slice(b"G ");
+            push_number(reply, out.guesses);
         }
-        None => reply.push('N'),
+        None => reply.push(b'N'),
         Some(solution) => {
             let stop = if out.gave_up {
                 b'2'
@@ -82,23 +114,22 @@ fn write_outcome(reply: &mut String, out: &Outcome) {
             } else {
                 b'0'
             };
-            reply.push_str("S ");
+            reply.extend_from_slice(b"S ");
             push_number(reply, out.count);
-            reply.push(' ');
-            reply.push(char::from(stop));
-            reply.push(' ');
-            let cells = solution.cells();
-            let mut text = [0u8; MAX_CELLS];
-            for (c, &v) in text.iter_mut().zip(cells) {
-                *c = Symbols::Standard.write(v);
-            }
-            reply.push_str(std::str::from_utf8(&text[..cells.len()]).expect("symbols are ASCII"));
+            reply.extend_from_slice(&[b' ', stop, b' ']);
+            Symbols::Standard.extend(reply, solution);
         }
     }
 }
 
 /// Writes `n` in decimal.
-fn push_number(reply: &mut String, mut n: u64) {
+fn push_number(reply: &mut Vec<u8>, mut n: u64) {
+    // A count is nearly always 1 or 2: one byte pushed, where the general way's copy of its digits is a
+    // `memory.copy` in the worker's WebAssembly, a call out of the wasm code.
+    if n < 10 {
+        reply.push(b'0' + n as u8);
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -109,7 +140,7 @@ fn push_number(reply: &mut String, mut n: u64) {
             break;
         }
     }
-    reply.push_str(std::str::from_utf8(&digits[at..]).expect("digits are ASCII"));
+    reply.extend_from_slice(&digits[at..]);
 }
 
 /// Reads a reply back into outcomes (the page's side), one per puzzle sent; `None` for a reply line that does
@@ -167,6 +198,11 @@ mod tests {
     use super::*;
     use crate::sudoku::{BoxShape, generate};
 
+    /// [`serve`]'s reply as text.
+    fn serve_text(request: &str, solver: &mut Solver) -> String {
+        String::from_utf8(serve(request, solver)).expect("a reply is UTF-8")
+    }
+
     #[test]
     fn a_round_trip_gives_the_solvers_answers() {
         let shape = BoxShape::for_side(9).unwrap();
@@ -174,7 +210,7 @@ mod tests {
         let empty = Grid::empty(shape);
         let dead = share::decode("2x2-123............4").unwrap();
         let puzzles = [&unique, &empty, &dead];
-        let reply = serve(&request(2, 0, &puzzles), &mut Solver::new());
+        let reply = serve_text(&request(2, 0, &puzzles), &mut Solver::new());
         let outcomes = read_reply(&reply, &puzzles);
         assert_eq!(
             outcomes[0].as_ref().unwrap().solution.as_ref(),
@@ -193,7 +229,7 @@ mod tests {
         let clash = format!("3x3-1.1{}", ".".repeat(78));
         let dead = format!("3x3-12345678.{}9{}", ".".repeat(8), ".".repeat(63));
         let bad = format!("3x3-x{}", ".".repeat(80));
-        let reply = serve(
+        let reply = serve_text(
             &format!("2 0\n{clash}\n{dead}\n{bad}\n3x3-{}", ".".repeat(81)),
             &mut Solver::new(),
         );
@@ -212,11 +248,72 @@ mod tests {
     }
 
     #[test]
+    fn lines_are_split_as_str_lines_splits_them() {
+        let nine = format!("3x3-{}", "1".repeat(81));
+        let almost = format!("3x3-{}", "1".repeat(80));
+        let texts = [
+            String::new(),
+            "a".to_string(),
+            "a\n".to_string(),
+            "a\n\n".to_string(),
+            "a\r\nb\r".to_string(),
+            "\n\nb".to_string(),
+            format!("{nine}\n{almost}\n{nine}\r\n{nine}"),
+            format!("{almost}\n{nine}\n"),
+        ];
+        for text in texts {
+            let mut lines = Vec::new();
+            let mut rest = text.as_str();
+            while !rest.is_empty() {
+                let line;
+                (line, rest) = next_line(rest);
+                lines.push(line);
+            }
+            assert_eq!(lines, text.lines().collect::<Vec<_>>(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_nine_by_nine_line_is_told_from_its_neighbours() {
+        // 9×9 lines taken by their length, next to lines that are not (a newline inside the first 85 bytes,
+        // a carriage return, a longer line, the last line without a newline): the same answers as one by one.
+        let shape = BoxShape::for_side(9).unwrap();
+        let (puzzle, _) = generate::puzzle(shape, 7, 0.5);
+        let nine = share::encode(&puzzle);
+        assert_eq!(nine.len(), NINE_LINE);
+        let short = format!("3x3-{}", &nine[5..]);
+        let long = format!("{nine}1");
+        let lines = [
+            &nine,
+            &short,
+            &nine,
+            &long,
+            &format!("{nine}\r"),
+            &nine,
+            &"2x2-1234".to_string(),
+            &nine,
+        ];
+        let body = lines.map(String::as_str).join("\n");
+        let together = serve_text(&format!("1 0\n{body}"), &mut Solver::new());
+        let one_by_one: Vec<String> = body
+            .lines()
+            .map(|line| serve_text(&format!("1 0\n{line}"), &mut Solver::new()))
+            .collect();
+        assert_eq!(together, one_by_one.join("\n"));
+        // The 9×9 lines, the one before a carriage return and newline among them.
+        assert_eq!(
+            together.lines().filter(|l| l.starts_with("S ")).count(),
+            5,
+            "{together}"
+        );
+    }
+
+    #[test]
     fn numbers_are_written_in_decimal() {
         for n in [0, 7, 10, 99, 12_345, u64::MAX] {
-            let mut text = String::new();
+            let mut text = Vec::new();
             push_number(&mut text, n);
-            assert_eq!(text, n.to_string());
+            assert_eq!(text, n.to_string().as_bytes());
         }
     }
 
@@ -227,7 +324,7 @@ mod tests {
         let puzzles = [&open, &dead];
         // One guess allowed: an empty 16×16 needs more before its first solution; the dead 4×4 is settled by
         // reasoning alone, so it still gets its honest "no solution".
-        let reply = serve(&request(1, 1, &puzzles), &mut Solver::new());
+        let reply = serve_text(&request(1, 1, &puzzles), &mut Solver::new());
         let outcomes = read_reply(&reply, &puzzles);
         let first = outcomes[0].as_ref().unwrap();
         assert!(first.gave_up && first.solution.is_none(), "{reply}");
@@ -236,7 +333,7 @@ mod tests {
         // A count the search gave up on comes back as such.
         let shape = BoxShape::for_side(9).unwrap();
         let (puzzle, _) = generate::puzzle(shape, 3, 0.6);
-        let reply = serve(&request(2, 0, &[&puzzle]), &mut Solver::new());
+        let reply = serve_text(&request(2, 0, &[&puzzle]), &mut Solver::new());
         let stopped = reply.replacen(" 0 ", " 2 ", 1);
         let outcome = read_reply(&stopped, &[&puzzle])[0].clone().unwrap();
         assert!(outcome.gave_up && !outcome.hit_limit && outcome.solution.is_some());
