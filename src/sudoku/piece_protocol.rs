@@ -24,6 +24,7 @@ use super::format::{
 use super::logic::Rating;
 use super::solver::Solver;
 use super::symbols::Symbols;
+use super::verify;
 use super::{Grid, bands};
 
 /// How a piece request starts (after the `worker-dies` test hook's line, if any).
@@ -157,11 +158,31 @@ pub fn answer_piece(job: &PieceJob, piece: Piece, solver: &mut Solver) -> Answer
     }
 }
 
-/// [`answer_piece`] for plain 9×9 puzzles: each made a record straight from its values, and its answer written
-/// from the values where that writes the same ([`NineAnswer::from_answer`]).
+/// [`answer_piece`] for plain 9×9 puzzles. The common case is solved from the puzzle's values as they lie: a
+/// solution the search did not give up on that passes the independent check is what [`answer`] would make of
+/// the puzzle's record and [`NineAnswer::from_answer`] keep, so it is kept as values without either (in the
+/// worker's WebAssembly the records, answers and grids they make and move were a dozen `memory.copy` and
+/// `memory.fill` a puzzle, each a call out of the wasm code: docs/benchmarks.md). Anything else (no
+/// solution, a first attempt given up, a solution that fails the check) is answered from its record as before,
+/// searched again there.
 fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> AnsweredPiece {
     solver.max_guesses = job.max_guesses;
     answer_nines_with(job, nines, |i| {
+        let values = nines.values(i);
+        if let Some(found) = solver.solve_nine(&values, job.mode.limit())
+            && !found.gave_up
+            && let Some(Ok(solution)) = found.solution.map(<&[u8; 81]>::try_from)
+            && verify::is_nine_solution(&values, solution)
+        {
+            let count = match job.mode {
+                Mode::First => None,
+                Mode::Count(_) => Some((found.count, found.hit_limit)),
+            };
+            return NineAnswer::Solved {
+                values: *solution,
+                count,
+            };
+        }
         let record = nines.record(i);
         let answer = answer(&record, solver, job.mode);
         NineAnswer::from_answer(record, answer)
