@@ -23,7 +23,7 @@
 //! Each change marks the word it touched dirty, and the updates run until none is.
 //!
 //! ## Two builds
-//! [`Search::run`] takes the search compiled for BMI2 and AVX2 where the CPU has them (and runs `pext` in
+//! [`Search::run_values`] takes the search compiled for BMI2 and AVX2 where the CPU has them (and runs `pext` in
 //! hardware), the plain one elsewhere and in WebAssembly. The two differ only where [`BandOps`] says: how a
 //! word's triads are read and how a placement leaves a band's nine digits. On Intel's cores the first goes
 //! without the update's branch on whether it placed anything, a coin toss that costs those cores more when
@@ -56,9 +56,8 @@
 //! without the triad rules it thrashes on open grids, which nothing else tells that a triad has been promised
 //! four digits).
 
-use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover, nine};
-use super::grid::Grid;
-use super::solver::{Found, Outcome};
+use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover};
+use super::solver::Found;
 
 /// For a row's 9 bits: which of the three boxes it touches (bit k for box k).
 const ROW_BOXES: [u8; 512] = {
@@ -761,7 +760,7 @@ fn equal_bits(x: std::arch::wasm32::v128, v: u8) -> u32 {
     u32::from(i8x16_bitmask(i8x16_eq(x, u8x16_splat(v))))
 }
 
-/// Which of [`Search::run`]'s builds this CPU takes.
+/// Which of [`Search::run_values`]'s builds this CPU takes.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 enum Build {
@@ -858,17 +857,10 @@ struct Tally {
 }
 
 impl Search {
-    /// Counts the solutions of a 9×9 puzzle with 3×3 boxes up to `limit`, giving up after `budget` guesses
-    /// in a row without a new solution. Guesses are counted as in the general solver: every branch tried (here,
-    /// every configuration).
-    pub(crate) fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
-        debug_assert!(puzzle.shape() == nine());
-        self.run_values(puzzle.cells(), limit, budget)
-            .outcome(nine())
-    }
-
-    /// [`Search::run`] on a puzzle's 81 values (row-major, 0 for an empty cell, 1..=9 placed; the givens
-    /// need not be checked for clashes: a puzzle with one has no solution).
+    /// Counts the solutions of a 9×9 puzzle with 3×3 boxes, given as its 81 values (row-major, 0 for an empty
+    /// cell, 1..=9 placed; the givens need not be checked for clashes: a puzzle with one has no solution), up
+    /// to `limit`, giving up after `budget` guesses in a row without a new solution. Guesses are counted as in
+    /// the general solver: every branch tried (here, every configuration).
     pub(crate) fn run_values(&mut self, cells: &[u8], limit: u64, budget: u64) -> Found<'_> {
         let tally = self.dispatch(cells, limit, budget);
         Found {
@@ -896,7 +888,7 @@ impl Search {
         self.search::<Portable>(cells, limit, budget)
     }
 
-    /// [`Search::run`] compiled for x86-64's bit-manipulation instructions and AVX2 (2013 onwards; the
+    /// [`Search::run_values`] compiled for x86-64's bit-manipulation instructions and AVX2 (2013 onwards; the
     /// build's baseline is x86-64-v2). The search shifts by amounts held in registers at every step (a
     /// digit's word index, a band's row), and a baseline shift by `cl` is two or three micro-operations on
     /// Intel cores where BMI2's `shlx` is one; `tzcnt` and `andn` save a few more; the band update finds a
@@ -914,7 +906,7 @@ impl Search {
         self.search::<BmiAvx2<SKIP_UNPLACED>>(cells, limit, budget)
     }
 
-    /// The search itself, inlined into each of [`Search::run`]'s builds so that each gets its own code.
+    /// The search itself, inlined into each of [`Search::run_values`]'s builds so that each gets its own code.
     #[inline(always)]
     fn search<T: BandOps>(&mut self, cells: &[u8], limit: u64, budget: u64) -> Tally {
         assert_eq!(cells.len(), 81, "a 9×9 puzzle has 81 cells");
@@ -1005,8 +997,18 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::bands::nine;
     use crate::sudoku::grid::nine_from_line as grid;
-    use crate::sudoku::{bands, generate, verify};
+    use crate::sudoku::solver::Outcome;
+    use crate::sudoku::{Grid, bands, generate, verify};
+
+    impl Search {
+        /// The search on a grid, its result as the solver gives it.
+        fn run(&mut self, puzzle: &Grid, limit: u64, budget: u64) -> Outcome {
+            self.run_values(puzzle.cells(), limit, budget)
+                .outcome(puzzle.shape())
+        }
+    }
 
     #[test]
     fn permutations_keep_only_triads_on_a_matching() {

@@ -169,7 +169,7 @@ fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> Answe
     solver.max_guesses = job.max_guesses;
     answer_nines_with(job, nines, |i| {
         let values = nines.values(i);
-        if let Some(found) = solver.solve_nine(&values, job.mode.limit())
+        if let Ok(found) = solver.solve_nine(&values, job.mode.limit())
             && !found.gave_up
             && let Some(Ok(solution)) = found.solution.map(<&[u8; 81]>::try_from)
             && verify::is_nine_solution(&values, solution)

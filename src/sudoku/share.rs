@@ -151,14 +151,14 @@ pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
 
 /// [`plain_nine_unchecked`] into `values` (81 of them, row-major, 0 for a dot), for a caller that solves them
 /// as they are; `false`, `values` then left half written, if `text` is not such a share text.
-pub(crate) fn plain_nine_values(text: &str, values: &mut [u8]) -> bool {
+pub(crate) fn plain_nine_values(text: &str, values: &mut [u8; 81]) -> bool {
     text.strip_prefix("3x3-")
         .is_some_and(|cells| nine_values(cells.as_bytes(), values))
 }
 
 /// The values of 81 cells written as digits and dots, into `values`; `false` if `cells` is anything else.
-fn nine_values(cells: &[u8], values: &mut [u8]) -> bool {
-    if cells.len() != 81 || values.len() != 81 {
+fn nine_values(cells: &[u8], values: &mut [u8; 81]) -> bool {
+    if cells.len() != 81 {
         return false;
     }
     // Without an early exit, so the compiler checks and converts many cells at once.

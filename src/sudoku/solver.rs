@@ -170,18 +170,23 @@ impl Solver {
         self.solve_with(puzzle, 1, Some(seed))
     }
 
-    /// [`Solver::solve`] on a 9×9 puzzle with 3×3 boxes given as its 81 values (row-major, 0 for an empty
-    /// cell; clashing givens need no check first: such a puzzle has no solution), the solution left in the
-    /// solver rather than made a grid. `None` where a first solution was not found within the fast path's
-    /// first attempt: [`Solver::solve`] takes those on with restarts.
-    pub(crate) fn solve_nine(&mut self, cells: &[u8], limit: u64) -> Option<Found<'_>> {
+    /// The 9×9 fast path ([`nine`]) of [`Solver::solve`] on a puzzle with 3×3 boxes given as its 81 values
+    /// (row-major, 0 for an empty cell; clashing givens need no check first: such a puzzle has no solution), the
+    /// solution left in the solver rather than made a grid: for counting and for a first attempt. `Err` with
+    /// the guesses spent where a first solution was not found within that attempt: [`Solver::solve`] takes
+    /// those on with restarts from the general solver.
+    pub(crate) fn solve_nine(&mut self, cells: &[u8], limit: u64) -> Result<Found<'_>, u64> {
         let limit = limit.max(1);
         let (budget, restart_after) = (self.budget(), self.restart_after(9));
         if limit > 1 || budget <= restart_after {
-            return Some(self.fast_nine.run_values(cells, limit, budget));
+            return Ok(self.fast_nine.run_values(cells, limit, budget));
         }
         let first = self.fast_nine.run_values(cells, 1, restart_after);
-        (!first.gave_up).then_some(first)
+        if first.gave_up {
+            Err(first.guesses)
+        } else {
+            Ok(first)
+        }
     }
 
     /// Guesses in a row without a new solution before a search gives up (`max_guesses`, 0 for never).
@@ -211,19 +216,15 @@ impl Solver {
         let tables = self.tables.as_ref().expect("tables were just built");
         match shape.cells() {
             81 if shape.rows() == 3 && shuffle.is_none() => {
-                // The fast path (`nine`) for counting and for a first attempt; restarts, if one is needed,
-                // from the general solver (starting at once: `restart_after` 0).
-                if limit > 1 || budget <= restart_after {
-                    return self.fast_nine.run(puzzle, limit, budget);
-                }
-                let first = self.fast_nine.run(puzzle, 1, restart_after);
-                if !first.gave_up {
-                    return first;
-                }
-                let mut rest = self
-                    .nine
-                    .run(tables, puzzle, 1, budget - first.guesses, None, 0);
-                rest.guesses += first.guesses;
+                // The fast path; restarts, if one is needed, from the general solver (starting at once:
+                // `restart_after` 0).
+                let spent = match self.solve_nine(puzzle.cells(), limit) {
+                    Ok(found) => return found.outcome(shape),
+                    Err(spent) => spent,
+                };
+                let tables = self.tables.as_ref().expect("tables were just built");
+                let mut rest = self.nine.run(tables, puzzle, 1, budget - spent, None, 0);
+                rest.guesses += spent;
                 rest
             }
             81 if shape.rows() == 3 => {
@@ -1446,7 +1447,7 @@ mod tests {
             restart_after: Some(1),
             ..Solver::new()
         };
-        assert!(solver.solve_nine(hard.cells(), 1).is_none());
+        assert!(solver.solve_nine(hard.cells(), 1).is_err());
         assert!(solver.solve(&hard, 1).solution.is_some());
     }
 }

@@ -60,7 +60,7 @@ pub fn serve(request: &str, solver: &mut Solver) -> Vec<u8> {
         // only a puzzle without one is read again, strictly, so that a clash is named as the file reader would
         // name it. Its solution is written from the solver's own values (`solve_nine`: no grid made, moved and
         // returned for each puzzle).
-        if nine && let Some(found) = solver.solve_nine(&values, limit) {
+        if nine && let Ok(found) = solver.solve_nine(&values, limit) {
             if found.solution.is_none()
                 && let Err(e) = share::decode(line)
             {
