@@ -24,6 +24,15 @@ impl Mode {
             Mode::Count(n) => n.max(1),
         }
     }
+
+    /// The count an answer in this mode shows: none for a first solution; else the solutions found, and
+    /// whether the search stopped short of the whole count (at the limit, or given up: written "1+").
+    pub fn shown_count(self, found: u64, stopped_short: bool) -> Option<(u64, bool)> {
+        match self {
+            Mode::First => None,
+            Mode::Count(_) => Some((found, stopped_short)),
+        }
+    }
 }
 
 /// Running totals of answers, for summaries (the CLI's `--stats`, the web app's Batch page).
@@ -195,11 +204,8 @@ pub fn from_outcome(line: usize, puzzle: &Grid, outcome: Outcome, mode: Mode) ->
             ),
         );
     }
-    let count = match mode {
-        Mode::First => None,
-        // A count the search gave up on is a lower bound, written like one cut at the limit ("1+").
-        Mode::Count(_) => Some((outcome.count, outcome.hit_limit || outcome.gave_up)),
-    };
+    // A count the search gave up on is a lower bound, written like one cut at the limit ("1+").
+    let count = mode.shown_count(outcome.count, outcome.hit_limit || outcome.gave_up);
     let note = if outcome.gave_up && count.is_some() {
         Some(format!(
             "the search gave up after {} guesses",
@@ -251,6 +257,13 @@ mod tests {
     use super::*;
     use crate::sudoku::symbols::Symbols;
     use crate::sudoku::{BoxShape, generate};
+
+    #[test]
+    fn a_first_solution_shows_no_count_and_a_count_shows_whether_it_stopped_short() {
+        assert_eq!(Mode::First.shown_count(1, true), None);
+        assert_eq!(Mode::Count(2).shown_count(1, false), Some((1, false)));
+        assert_eq!(Mode::Count(2).shown_count(2, true), Some((2, true)));
+    }
 
     #[test]
     fn a_count_cut_short_is_neither_unique_nor_multiple() {

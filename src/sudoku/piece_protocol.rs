@@ -174,13 +174,9 @@ fn answer_nines(job: &PieceJob, nines: &NinePiece, solver: &mut Solver) -> Answe
             && let Some(Ok(solution)) = found.solution.map(<&[u8; 81]>::try_from)
             && verify::is_nine_solution(&values, solution)
         {
-            let count = match job.mode {
-                Mode::First => None,
-                Mode::Count(_) => Some((found.count, found.hit_limit)),
-            };
             return NineAnswer::Solved {
                 values: *solution,
-                count,
+                count: job.mode.shown_count(found.count, found.hit_limit),
             };
         }
         let record = nines.record(i);
