@@ -27,7 +27,11 @@ for round in $(seq "$rounds"); do
     file="$data/$set"
     [ -f "$file" ] || { echo "bench-worker: $file: no such file" >&2; exit 2; }
     n=$("$native" "$file" 1 3 | median)
-    w=$(node scripts/bench-sudoku-wasm.mjs "$file" 1 3 2>&1 | grep '^wasm worker:' | median)
+    w=$(node scripts/bench-sudoku-wasm.mjs "$file" 1 3 2>&1 | { grep '^wasm worker:' || true; } | median)
+    if [ -z "$n" ] || [ -z "$w" ]; then
+      echo "bench-worker: no rate for $set (native '$n', page's worker '$w')" >&2
+      exit 1
+    fi
     echo "round $round $set: native $n, page's worker $w puzzles/s"
     echo "$set $n $w" >>"$rows"
   done
