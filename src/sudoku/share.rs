@@ -131,16 +131,12 @@ pub fn decode_marks(puzzle: &Grid, text: &str) -> Result<Vec<Option<u32>>, Strin
 /// (the CPU workers get every puzzle of a batch this way, and the reader's allocations per line cost more than
 /// an easy puzzle's search in wasm). Anything else, errors included, goes the general way.
 fn plain_nine(text: &str) -> Option<Grid> {
-    plain_nine_unchecked(text).filter(|grid| !super::verify::has_repeats(grid))
-}
-
-/// [`plain_nine`] without the check that no two givens clash: for a caller that finds a clash another way
-/// (a search finds no solution) and then decodes the text again for its message.
-pub(crate) fn plain_nine_unchecked(text: &str) -> Option<Grid> {
     nine_cells_unchecked(text.strip_prefix("3x3-")?.as_bytes())
+        .filter(|grid| !super::verify::has_repeats(grid))
 }
 
-/// The 81 cells of [`plain_nine_unchecked`]'s text, digits and dots, without the shape before them.
+/// The 81 cells of [`plain_nine`]'s text, digits and dots, without the shape before them, as a grid whose
+/// givens are not checked for clashes.
 pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
     let mut values = [0u8; 81];
     if !nine_values(cells, &mut values) {
@@ -149,8 +145,10 @@ pub(crate) fn nine_cells_unchecked(cells: &[u8]) -> Option<Grid> {
     Grid::new(BoxShape::new(3, 3).ok()?, &values)
 }
 
-/// [`plain_nine_unchecked`] into `values` (81 of them, row-major, 0 for a dot), for a caller that solves them
-/// as they are; `false`, `values` then left half written, if `text` is not such a share text.
+/// [`plain_nine`]'s text into `values` (81 of them, row-major, 0 for a dot), its givens not checked for
+/// clashes: for a caller that solves them as they are, finds a clash another way (a search finds no solution)
+/// and then decodes the text again for its message; `false`, `values` then left half written, if `text` is not
+/// such a share text.
 pub(crate) fn plain_nine_values(text: &str, values: &mut [u8; 81]) -> bool {
     text.strip_prefix("3x3-")
         .is_some_and(|cells| nine_values(cells.as_bytes(), values))
