@@ -56,225 +56,17 @@
 //! without the triad rules it thrashes on open grids, which nothing else tells that a triad has been promised
 //! four digits).
 
-use super::bands::{BAND, BOX, ROW, SPREAD, columns_any, columns_two, cover};
+mod band_ops;
+mod tables;
+mod value_cells;
+
+use super::bands::{BAND, ROW, SPREAD, columns_any, columns_two, cover};
 use super::solver::Found;
-
-/// For a row's 9 bits: which of the three boxes it touches (bit k for box k).
-const ROW_BOXES: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut f = 0;
-    while f < 512 {
-        t[f] =
-            ((f & 0o7 != 0) as u8) | ((f & 0o70 != 0) as u8) << 1 | ((f & 0o700 != 0) as u8) << 2;
-        f += 1;
-    }
-    t
-};
-
-/// For a triad summary (bit 3r + k: row r may hold the digit in box k): the union of the permutations
-/// (r → k, one box per row and one row per box) that lie inside it; 0 when there is none.
-/// (The low bits of [`TRIAD_SUMMARY`], kept as a table of their own for the band update's lookups.)
-const PERMUTATIONS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut s = 0;
-    while s < 512 {
-        t[s] = (TRIAD_SUMMARY[s] & 0x1FF) as u16;
-        s += 1;
-    }
-    t
-};
-
-/// For a triad mask: the band cells of its triads (triad 3r + k is columns 3k..3k+2 of row r).
-const TRIAD_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
-        let mut i = 0;
-        while i < 9 {
-            if s >> i & 1 == 1 {
-                t[s] |= 7 << (9 * (i / 3) + 3 * (i % 3));
-            }
-            i += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// [`PERMUTATIONS`] and [`TRIAD_CELLS`] in one lookup: for a triad summary, the band cells of the triads that
-/// lie on a permutation inside it (0: dead). The band update's chain of dependent loads is one shorter.
-const PERMUTATION_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
-        t[s] = TRIAD_CELLS[PERMUTATIONS[s] as usize];
-        s += 1;
-    }
-    t
-};
-
-/// The six permutations of three rows over three boxes, as triad masks.
-const PERMS: [u16; 6] = [
-    1 | 1 << 4 | 1 << 8,
-    1 | 1 << 5 | 1 << 7,
-    1 << 1 | 1 << 3 | 1 << 8,
-    1 << 1 | 1 << 5 | 1 << 6,
-    1 << 2 | 1 << 3 | 1 << 7,
-    1 << 2 | 1 << 4 | 1 << 6,
-];
-
-/// For a triad summary: the triads on some permutation inside it (bits 0–8), the triads on every one of them
-/// (bits 16–24: where the digit must go), and how many there are (bits 28–30); 0 when there is none.
-const TRIAD_SUMMARY: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
-        let (mut union, mut every, mut n) = (0u32, 0x1FFu32, 0u32);
-        let mut p = 0;
-        while p < 6 {
-            if PERMS[p] & !(s as u16) == 0 {
-                union |= PERMS[p] as u32;
-                every &= PERMS[p] as u32;
-                n += 1;
-            }
-            p += 1;
-        }
-        t[s] = if n == 0 {
-            0
-        } else {
-            union | every << 16 | n << 28
-        };
-        s += 1;
-    }
-    t
-};
-
-/// For a cell of a band (bit 9r + c): the other cells of its row and box within the band.
-const ROW_BOX_PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut p = 0;
-    while p < 27 {
-        let (r, c) = (p / 9, p % 9);
-        let row = ROW << (9 * r);
-        let box_ = BOX << (3 * (c / 3));
-        t[p] = (row | box_) & !(1 << p);
-        p += 1;
-    }
-    t
-};
-
-/// The steps of the band update that each build does its own way.
-trait BandOps {
-    /// Whether an update that placed nothing returns at once, by a branch, rather than going through the
-    /// placement's steps, which then change nothing. Half of all updates on the forum's hardest place
-    /// nothing, with no pattern to predict; the branch wins where a misprediction is cheap (about 10 cycles
-    /// on AMD's Zen 4) and loses where it is not (21–25 on the Intel Xeon of the GPU hosts): docs/benchmarks.md,
-    /// "Why the same search ran slower on the GPU host's Xeon".
-    const SKIP_UNPLACED: bool = true;
-
-    /// The triads of a band word (bit 3r + k: row r of the band has a cell in box k).
-    fn triads(w: u32) -> usize;
-
-    /// Clears `cells` from band `b` of every digit; the dirty bits of the words it changed.
-    #[inline(always)]
-    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
-        let mut dirty = 0;
-        for (e, x) in cand[9 * b..9 * b + 9].iter_mut().enumerate() {
-            let y = *x & !cells;
-            dirty |= u32::from(*x != y) << e;
-            *x = y;
-        }
-        dirty << (9 * b)
-    }
-}
-
-/// Table lookups and plain words: any CPU.
-struct Portable;
-
-impl BandOps for Portable {
-    /// Three lookups in [`ROW_BOXES`], one per row.
-    #[inline(always)]
-    fn triads(w: u32) -> usize {
-        usize::from(ROW_BOXES[(w & ROW) as usize])
-            | usize::from(ROW_BOXES[((w >> 9) & ROW) as usize]) << 3
-            | usize::from(ROW_BOXES[(w >> 18) as usize]) << 6
-    }
-
-    /// In WebAssembly with SIMD (the page's workers): the band's first eight digits as two `v128`
-    /// operations, the ninth on its own (the compiler leaves the plain loop scalar there).
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    #[inline(always)]
-    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
-        use std::arch::wasm32::{
-            i32x4_ne, u32x4_bitmask, u32x4_splat, v128, v128_andnot, v128_load, v128_store,
-        };
-        let base = 9 * b;
-        let eight = &mut cand[base..base + 8];
-        let cut = u32x4_splat(cells);
-        let at = eight.as_mut_ptr().cast::<v128>();
-        // SAFETY: the two 16-byte loads and stores are the eight words of `eight` (wasm's loads need no
-        // alignment).
-        let changed = unsafe {
-            let (x0, x1) = (v128_load(at), v128_load(at.add(1)));
-            let (y0, y1) = (v128_andnot(x0, cut), v128_andnot(x1, cut));
-            v128_store(at, y0);
-            v128_store(at.add(1), y1);
-            u32::from(u32x4_bitmask(i32x4_ne(x0, y0)))
-                | u32::from(u32x4_bitmask(i32x4_ne(x1, y1))) << 4
-        };
-        changed << base | cut_word(cand, base + 8, cells)
-    }
-}
-
-/// BMI2's `pext` and AVX2: for use only in the build compiled for them; with or without the branch on an
-/// update that placed nothing ([`BandOps::SKIP_UNPLACED`]).
+use band_ops::{BandOps, Portable, cut_word};
 #[cfg(target_arch = "x86_64")]
-struct BmiAvx2<const SKIP_UNPLACED: bool>;
-
-#[cfg(target_arch = "x86_64")]
-impl<const SKIP_UNPLACED: bool> BandOps for BmiAvx2<SKIP_UNPLACED> {
-    const SKIP_UNPLACED: bool = SKIP_UNPLACED;
-
-    #[inline(always)]
-    fn triads(w: u32) -> usize {
-        // Each triad's three cells ORed into its first (bit 9r + 3k), then those nine bits gathered in order,
-        // which is 3r + k.
-        let any = w | w >> 1 | w >> 2;
-        // SAFETY: used only by `Search::run_with_bmi_avx2`, which runs where BMI2 was detected.
-        unsafe { std::arch::x86_64::_pext_u32(any, 0o111_111_111) as usize }
-    }
-
-    /// The band's first eight digits in one AVX2 operation, the ninth on its own.
-    #[inline(always)]
-    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
-        use std::arch::x86_64::{
-            __m256i, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
-            _mm256_loadu_si256, _mm256_movemask_ps, _mm256_set1_epi32, _mm256_storeu_si256,
-        };
-        let base = 9 * b;
-        let eight = &mut cand[base..base + 8];
-        // SAFETY: used only by `Search::run_with_bmi_avx2`, which runs where AVX2 was detected; the
-        // eight words are `eight`, read and written unaligned.
-        let changed = unsafe {
-            let at = eight.as_mut_ptr().cast::<__m256i>();
-            let x = _mm256_loadu_si256(at);
-            let y = _mm256_andnot_si256(_mm256_set1_epi32(cells as i32), x);
-            _mm256_storeu_si256(at, y);
-            let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)));
-            !(same as u32) & 0xFF
-        };
-        changed << base | cut_word(cand, base + 8, cells)
-    }
-}
-
-/// Clears `mask` from `cand[i]`; its dirty bit if that changed it, without a branch.
-#[inline(always)]
-fn cut_word(cand: &mut [u32; 27], i: usize, mask: u32) -> u32 {
-    let x = cand[i];
-    let y = x & !mask;
-    cand[i] = y;
-    u32::from(x != y) << i
-}
+use band_ops::{BmiAvx2, Build, build};
+use tables::{PERMS, PERMUTATION_CELLS, PERMUTATIONS, ROW_BOX_PEERS, TRIAD_CELLS, TRIAD_SUMMARY};
+use value_cells::ValueCells;
 
 /// The index of band `b` of digit `d + 1` in [`Board::cand`] (and its dirty bit).
 const fn word(d: usize, b: usize) -> usize {
@@ -655,179 +447,6 @@ impl Board {
     }
 }
 
-/// The cells of each value 0..=9 in a 9×9 grid's values (row-major), band by band: [`ValueCells::of`] has
-/// bit p for cell p of band b. With SIMD, each value's cells of a band are two byte compares and two bit masks
-/// on the band's first sixteen cells and its last sixteen (cells 11..27), which overlap by five and so stay
-/// inside the grid's 81 bytes without a padded copy of them; the values are asked for one at a time, so no
-/// table of all ten is built and moved (in the worker's WebAssembly, each copy of a few hundred bytes is a
-/// `memory.copy` that V8 runs as a call out of the wasm code). Without SIMD, a bit set per cell.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-struct ValueCells {
-    first: [Sixteen; 3],
-    last: [Sixteen; 3],
-}
-
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-impl ValueCells {
-    #[inline(always)]
-    fn new(cells: &[u8]) -> Self {
-        Self {
-            first: std::array::from_fn(|b| sixteen(cells, 27 * b)),
-            last: std::array::from_fn(|b| sixteen(cells, 27 * b + 11)),
-        }
-    }
-
-    /// The cells holding `v`, band by band.
-    #[inline(always)]
-    fn of(&self, v: u8) -> [u32; 3] {
-        std::array::from_fn(|b| equal_bits(self.first[b], v) | equal_bits(self.last[b], v) << 11)
-    }
-}
-
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
-struct ValueCells([[u32; 3]; 10]);
-
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
-impl ValueCells {
-    // A bit set per cell: this build has no byte compares to do better.
-    fn new(cells: &[u8]) -> Self {
-        let mut given = [[0u32; 3]; 10];
-        for (b, band) in cells.chunks_exact(27).enumerate() {
-            for (p, &v) in band.iter().enumerate() {
-                given[usize::from(v)][b] |= 1 << p;
-            }
-        }
-        Self(given)
-    }
-
-    fn of(&self, v: u8) -> [u32; 3] {
-        self.0[usize::from(v)]
-    }
-}
-
-/// Sixteen bytes of a grid, as the build's SIMD holds them.
-#[cfg(target_arch = "x86_64")]
-type Sixteen = std::arch::x86_64::__m128i;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-type Sixteen = std::arch::wasm32::v128;
-
-/// The 16 bytes from `at`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn sixteen(bytes: &[u8], at: usize) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
-    let bytes = &bytes[at..at + 16];
-    // SAFETY: SSE2 is part of x86-64; the unaligned load reads the 16 bytes of `bytes`.
-    unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
-}
-
-/// Bit i set where byte i of `x` is `v`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn equal_bits(x: std::arch::x86_64::__m128i, v: u8) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32 }
-}
-
-/// The 16 bytes from `at`.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline(always)]
-fn sixteen(bytes: &[u8], at: usize) -> std::arch::wasm32::v128 {
-    use std::arch::wasm32::{v128, v128_load};
-    let bytes = &bytes[at..at + 16];
-    // SAFETY: the load reads the 16 bytes of `bytes`; wasm's loads need no alignment.
-    unsafe { v128_load(bytes.as_ptr().cast::<v128>()) }
-}
-
-/// Bit i set where byte i of `x` is `v`.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline(always)]
-fn equal_bits(x: std::arch::wasm32::v128, v: u8) -> u32 {
-    use std::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_splat};
-    u32::from(i8x16_bitmask(i8x16_eq(x, u8x16_splat(v))))
-}
-
-/// Which of [`Search::run_values`]'s builds this CPU takes.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-enum Build {
-    /// The plain one: no BMI2 or AVX2, or `pext` in microcode ([`slow_pext`]).
-    Plain,
-    /// [`Search::run_with_bmi_avx2`], with the branch on an update that placed nothing
-    /// ([`BandOps::SKIP_UNPLACED`]) or, on Intel's cores, without it ([`dear_mispredictions`]).
-    BmiAvx2 { skip_unplaced: bool },
-}
-
-/// The build this CPU takes. Asked once (`cpuid` leaves a virtual machine for its host, microseconds), then a
-/// load per puzzle.
-#[cfg(target_arch = "x86_64")]
-fn build() -> Build {
-    use std::arch::x86_64::__cpuid;
-    static BUILD: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
-    *BUILD.get_or_init(|| {
-        let leaf0 = __cpuid(0);
-        let vendor = (leaf0.ebx, leaf0.edx, leaf0.ecx);
-        if has_bmi_avx2() && !slow_pext(vendor, __cpuid(1).eax) {
-            Build::BmiAvx2 {
-                skip_unplaced: !dear_mispredictions(vendor),
-            }
-        } else {
-            Build::Plain
-        }
-    })
-}
-
-/// `cpuid` leaf 0's vendor strings as (EBX, EDX, ECX): "GenuineIntel", "AuthenticAMD", "HygonGenuine".
-#[cfg(any(target_arch = "x86_64", test))]
-const INTEL: (u32, u32, u32) = (0x756E_6547, 0x4965_6E69, 0x6C65_746E);
-#[cfg(any(target_arch = "x86_64", test))]
-const AMD: (u32, u32, u32) = (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-#[cfg(any(target_arch = "x86_64", test))]
-const HYGON: (u32, u32, u32) = (0x6F67_7948, 0x6E65_476E, 0x656E_6975);
-
-/// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) pays enough for a mispredicted branch
-/// that the band update does better without its branch on a placement: Intel's cores. Measured on the GPU
-/// hosts' Xeon (family 6, model 207: Emerald Rapids) at 21–25 cycles a misprediction, against about 10 on
-/// AMD's Zen 4, where the branch is the faster way (docs/benchmarks.md).
-#[cfg(any(target_arch = "x86_64", test))]
-fn dear_mispredictions(vendor: (u32, u32, u32)) -> bool {
-    vendor == INTEL
-}
-
-/// Whether the CPU with this `cpuid` vendor (leaf 0: EBX, EDX, ECX) and version (leaf 1: EAX) runs `pext` in
-/// microcode, tens of cycles where others take three: AMD's cores before Zen 3 (family 0x19), and Hygon's,
-/// which are Zen 1.
-#[cfg(any(target_arch = "x86_64", test))]
-fn slow_pext(vendor: (u32, u32, u32), version: u32) -> bool {
-    let family = match (version >> 8) & 0xF {
-        0xF => 0xF + ((version >> 20) & 0xFF),
-        base => base,
-    };
-    (vendor == AMD || vendor == HYGON) && family < 0x19
-}
-
-/// Whether this CPU has BMI1, BMI2, LZCNT and AVX2 (cached by the standard library).
-#[cfg(target_arch = "x86_64")]
-fn has_bmi_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-        && std::arch::is_x86_feature_detected!("avx2")
-}
-
 /// The boards a search keeps to begin with: a configuration fixes its digit in its unit for the rest of the
 /// path (a digit's configurations only ever go down), and there are 54 digits in units, so a path holds at
 /// most 54 guesses, and the board being settled makes 55.
@@ -997,10 +616,12 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::bands::nine;
+    use crate::sudoku::bands::{BOX, nine};
     use crate::sudoku::grid::nine_from_line as grid;
     use crate::sudoku::solver::Outcome;
     use crate::sudoku::{Grid, bands, generate, verify};
+    #[cfg(target_arch = "x86_64")]
+    use band_ops::has_bmi_avx2;
 
     impl Search {
         /// The search on a grid, its result as the solver gives it.
@@ -1008,44 +629,6 @@ mod tests {
             self.run_values(puzzle.cells(), limit, budget)
                 .outcome(puzzle.shape())
         }
-    }
-
-    #[test]
-    fn permutations_keep_only_triads_on_a_matching() {
-        // All nine triads: every permutation fits.
-        assert_eq!(PERMUTATIONS[0x1FF], 0x1FF);
-        // Row 0 only in box 0: no other row may use box 0, and row 0 nothing else.
-        let summary = 0x1FF & !0b110;
-        assert_eq!(
-            PERMUTATIONS[summary],
-            0x1FF & !0b110 & !(1 << 3) & !(1 << 6)
-        );
-        // Row 2 has no triad: dead.
-        assert_eq!(PERMUTATIONS[0o077], 0);
-        // Two rows confined to the same single box: dead.
-        assert_eq!(PERMUTATIONS[1 | 1 << 3 | 0o700], 0);
-    }
-
-    #[test]
-    fn triads_and_peers_cover_the_right_cells() {
-        assert_eq!(TRIAD_CELLS[1], 0b111);
-        assert_eq!(TRIAD_CELLS[1 << 5], 0b111 << (9 + 6));
-        assert_eq!(PERMUTATION_CELLS[0o077], 0);
-        assert_eq!(PERMUTATION_CELLS[0x1FF], (1 << 27) - 1);
-        assert_eq!(ROW_BOX_PEERS[0], (ROW | BOX) & !1);
-        assert_eq!(ROW_BOXES[0b100_000_001], 0b101);
-    }
-
-    #[test]
-    fn triad_summaries_say_what_is_possible_forced_and_counted() {
-        assert_eq!(TRIAD_SUMMARY[0x1FF], 0x1FF | 6 << 28);
-        let one = u32::from(PERMS[3]);
-        assert_eq!(TRIAD_SUMMARY[one as usize], one | one << 16 | 1 << 28);
-        // Row 0 only in box 0: triad 0 is forced, the other two rows share boxes 1 and 2 (two ways).
-        let summary = 0x1FF & !0b110;
-        let union = 0x1FF & !0b110 & !(1 << 3) & !(1 << 6);
-        assert_eq!(TRIAD_SUMMARY[summary], union | 1 << 16 | 2 << 28);
-        assert_eq!(TRIAD_SUMMARY[0o077], 0);
     }
 
     /// An empty board's settled state after each `(word, cells)` of `cuts` is cleared (word 3d + b: band b
@@ -1115,28 +698,6 @@ mod tests {
     }
 
     #[test]
-    fn value_cells_are_the_cells_of_each_value() {
-        // Every value 0..=9 in every band position, in a few arrangements.
-        for shift in 0..10u8 {
-            let cells: Vec<u8> = (0..81)
-                .map(|i: usize| ((i * 7 + usize::from(shift)) % 10) as u8)
-                .collect();
-            let mut expected = [[0u32; 3]; 10];
-            for (i, &v) in cells.iter().enumerate() {
-                expected[usize::from(v)][i / 27] |= 1 << (i % 27);
-            }
-            let values = ValueCells::new(&cells);
-            for v in 0..10u8 {
-                assert_eq!(
-                    values.of(v),
-                    expected[usize::from(v)],
-                    "shift {shift}, value {v}"
-                );
-            }
-        }
-    }
-
-    #[test]
     fn the_plain_build_and_the_dispatched_one_agree() {
         // `search` called from here is the plain build; the others are called as `run` would where the CPU has
         // fast `pext`, with and without the branch on an update that placed nothing (every x86-64 CPU these
@@ -1179,32 +740,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn pext_counts_as_slow_on_amd_before_zen_3_only() {
-        let (amd, intel, hygon) = (AMD, INTEL, HYGON);
-        // Leaf 1's EAX: base family in bits 8–11, extended family (added when the base is 0xF) in 20–27.
-        let family = |f: u32| {
-            if f < 0xF {
-                f << 8
-            } else {
-                0xF << 8 | (f - 0xF) << 20
-            }
-        };
-        assert!(slow_pext(amd, family(0x17))); // Zen 2
-        assert!(slow_pext(amd, family(0x15))); // Bulldozer
-        assert!(!slow_pext(amd, family(0x19))); // Zen 3 and 4
-        assert!(!slow_pext(amd, family(0x1A))); // Zen 5
-        assert!(slow_pext(hygon, family(0x18)));
-        assert!(!slow_pext(intel, family(6)));
-    }
-
-    #[test]
-    fn the_band_update_goes_without_its_branch_on_intel_only() {
-        assert!(dear_mispredictions(INTEL));
-        assert!(!dear_mispredictions(AMD));
-        assert!(!dear_mispredictions(HYGON));
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub(super) struct Search<M, const CAP: usize, const UNITS: usize, const SIDE: us
 }
 
 impl<M: Mask, const CAP: usize, const UNITS: usize, const SIDE: usize> Search<M, CAP, UNITS, SIDE> {
-    /// The search of [`Solver::solve`]: a plain depth-first search, except that a first solution not found
+    /// The search of [`super::Solver::solve`]: a plain depth-first search, except that a first solution not found
     /// within `restart_after` guesses ([`FIRST_ATTEMPT`] by default) is looked for again with randomized restarts (see [`RESTART_UNIT`]).
     /// With `shuffle`, every run is randomized from that seed, the first too.
     pub(super) fn run(
