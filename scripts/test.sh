@@ -12,6 +12,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --all-targets --locked -- -D warnings
 
+echo "== the API docs build without broken or private links"
+RUSTDOCFLAGS="-D warnings" cargo doc --lib --no-deps --locked
+
 echo "== the engine builds for the browser (wasm32-unknown-unknown)"
 cargo build --lib --locked --target wasm32-unknown-unknown
 cargo clippy --locked --target wasm32-unknown-unknown --features web --bin forkboard-web --bin forkboard-worker -- -D warnings

@@ -1,7 +1,7 @@
 //! Host side of `shaders/sudoku_lanes.wgsl`: Sudoku of any shape (4×4 to 25×25, rectangular boxes too) with
 //! one board per GPU lane, a value per cell. The batch driver sends it every shape but 9×9, which has a kernel
 //! of its own ([`super::lane9`]); the shader's header explains the kernel, `super::lanes` the driver. A batch
-//! too small to keep the lanes busy goes to the team kernel instead ([`super::team_cells`]: a workgroup per
+//! too small to keep the lanes busy goes to the team kernel instead (`super::team_cells`: a workgroup per
 //! board), which takes and gives back the same words.
 //!
 //! A puzzle goes up as its values packed four to a word (one byte each, 0 for an empty cell) and comes back as

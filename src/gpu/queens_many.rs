@@ -1,7 +1,7 @@
 //! N-Queens on several GPUs of one host (native only): one cut, whose nodes a thread per GPU pulls in runs
 //! whenever its lanes' queue runs out, so every GPU's lanes stay busy until the cut is used up and a slower or
 //! busier GPU simply takes fewer. A constellations' cut is made part by part while the GPUs count (a host thread
-//! a few parts ahead of them, [`MadeParts`]), so memory holds a few parts a GPU, not the cut; the mirror split's
+//! a few parts ahead of them, `MadeParts`), so memory holds a few parts a GPU, not the cut; the mirror split's
 //! is made whole first. Each GPU then has one tail (its busy lanes giving work to idle ones), not one per chunk.
 //! A GPU that fails gives back every run (or part) it took (its counts are lost with it) for the others, and
 //! stops; the count fails only when every GPU has.

@@ -323,7 +323,7 @@ impl RowRule {
 /// - the new top is the child if it has candidates, else the parent if it has some left, else the frame
 ///   below: a frame that runs out is dropped at once, so it is never popped later.
 ///
-/// A board is complete when a step takes the last open column; the branch to [`record`] is the only one in the
+/// A board is complete when a step takes the last open column; the branch to `record` is the only one in the
 /// loop apart from its end, and it is rarely taken (one step in 125 at N=16).
 pub fn count_node(node: &Node, classes: &mut Classes) {
     use std::hint::select_unpredictable as pick;

@@ -1,6 +1,6 @@
 //! The node layer of the corner-split counter: the search cut at a fixed row into independent partial boards,
 //! each finished by a thread or a Web Worker (the GPU cuts the mirror split instead: [`super::mirror`]). The
-//! pruning rules are the counter's own ([`Branch::rules`]), so the nodes' counts add up to exactly the
+//! pruning rules are the counter's own ([`super::counter::Branch::rules`]), so the nodes' counts add up to exactly the
 //! counter's.
 
 use super::counter::{Classes, Node, RowRule, branches, count_node};

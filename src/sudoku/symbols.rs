@@ -83,7 +83,7 @@ static STANDARD_VALUES: [u8; 256] = value_table(Symbols::Standard);
 static HEX_VALUES: [u8; 256] = value_table(Symbols::Hex);
 
 impl Symbols {
-    /// Each byte's value in this alphabet (see [`value_table`]): a file's every cell is read through it.
+    /// Each byte's value in this alphabet (see `value_table`): a file's every cell is read through it.
     pub fn values(self) -> &'static [u8; 256] {
         match self {
             Symbols::Standard => &STANDARD_VALUES,
