@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is needed, then runs every check: formatting, lints, all tests, and the browser (wasm) build of
+# Installs what is needed, then runs every check: formatting, lints, the API docs, all tests, and the browser (wasm) build of
 # the engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
