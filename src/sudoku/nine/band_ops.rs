@@ -29,6 +29,25 @@ pub(super) trait BandOps {
     }
 }
 
+/// `T`'s steps with the branch on an update that placed nothing, whether `T` has it or not: for a puzzle's
+/// first settle, from its givens, where the branch pays on Intel's cores too (docs/benchmarks.md, "The first
+/// settle with the branch on Intel's cores").
+pub(super) struct Skipping<T>(std::marker::PhantomData<T>);
+
+impl<T: BandOps> BandOps for Skipping<T> {
+    const SKIP_UNPLACED: bool = true;
+
+    #[inline(always)]
+    fn triads(w: u32) -> usize {
+        T::triads(w)
+    }
+
+    #[inline(always)]
+    fn cut_band(cand: &mut [u32; 27], b: usize, cells: u32) -> u32 {
+        T::cut_band(cand, b, cells)
+    }
+}
+
 /// Table lookups and plain words: any CPU.
 pub(super) struct Portable;
 
