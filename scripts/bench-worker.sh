@@ -44,7 +44,7 @@ for set in "${sets[@]}"; do
     function med(a, k,   i, j, t, b) { for (i = 1; i <= k; i++) b[i] = a[i]
       for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
       lo = b[1]; hi = b[k]; return (k % 2) ? b[(k + 1) / 2] : (b[k / 2] + b[k / 2 + 1]) / 2 }
-    # lo and hi: the range of the last call, the ratios.
+    # med() leaves the smallest and largest it sorted in lo and hi; the last call is on the ratios.
     END { mn = med(n, k); mw = med(w, k); mr = med(r, k)
       printf "| %s | %.0f | %.0f | %.2f× (%.2f–%.2f) |\n", s, mn, mw, mr, lo, hi }' "$rows"
 done

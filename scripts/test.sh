@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is needed, then runs every check: formatting, lints, the API docs, all tests, and the browser (wasm) build of
-# the engine.
+# Installs what is needed, then runs every check: formatting, lints, the API docs, all tests, and the browser
+# (wasm) build of the engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

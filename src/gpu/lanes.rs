@@ -34,11 +34,6 @@ use plan::{AdapterKind, LonePlan, Plan, plan};
 pub(crate) const GROUP: u32 = 64;
 /// The result flag `OVERFLOW` (the second word of every result): the host finishes the puzzle.
 pub(crate) const FLAG_OVERFLOW: u32 = 2;
-/// Lanes on a browser's GPU: a laptop's GPU holds far fewer threads than an H100, and 16k lanes' 9×9 stacks
-/// fit WebGPU's default 128 MiB binding.
-const BROWSER_LANES: u32 = 1 << 14;
-/// Lanes on a software adapter (lavapipe, SwiftShader): a few per CPU core's SIMD width.
-const SOFTWARE_LANES: u32 = 1 << 9;
 /// lavapipe stops an invocation's loops after 65,535 iterations in all: a run there stays below this many.
 const SOFTWARE_LOOP_ITERATIONS: u32 = 40_000;
 /// A run aims at this long: far below what a browser allows a dispatch, long enough that launches cost little.
@@ -57,10 +52,6 @@ const CONTROL_BYTES: u64 = size_of::<LaneControl>() as u64;
 /// ask of a storage binding's offset. One buffer holding both is cleared by one command and read back by one copy
 /// and one mapping, where two took two of each (a small batch's fixed cost, docs/benchmarks.md).
 const RESULTS_AT: u64 = 256;
-/// Batches of up to this many upload runs (48 KiB each) are packed on the calling thread: on the H100 machine
-/// waking rayon's idle threads cost 0.3–0.6 ms, where one core packs a thousand 25×25 puzzles (628 KB) in 0.2.
-#[cfg(not(target_arch = "wasm32"))]
-const SERIAL_UPLOAD_RUNS: usize = 16;
 /// Runs in one submission (each followed by the next without a word from the host); the host reads progress
 /// once per submission.
 const RUNS_PER_SUBMISSION: u32 = 16;
@@ -72,8 +63,6 @@ const LONE_LANES: u32 = 256;
 /// every batch up to it). Measured on an H200 (docs/benchmarks.md): batches of 16 to 256 of the forum's hardest
 /// 3–4× sooner than on the lane kernel, of kaggle's level with it.
 const LONE_UP_TO: usize = 256;
-/// Stack frames `lone` gives a lane where the plan's frames allow: more than a 9×9 search ever waits on.
-const LONE_DEPTH: u32 = 128;
 /// `Auto` takes `lone` where its lanes get at least this many frames, the lane kernel's own stack: its 256
 /// lanes share a search, so each waits on fewer branches than one lane alone (a puzzle that fills a stack goes
 /// to the CPU, never lost).
@@ -653,53 +642,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lone_declares_its_lanes_and_lays_them_within_the_plan() {
-        let lone = include_str!("../../shaders/sudoku_lone9.wgsl");
-        assert!(lone.contains(&format!("@workgroup_size({LONE_LANES})")));
-        assert!(lone.contains(&format!("const LONE: u32 = {LONE_LANES}u;")));
-        // As `plan` makes them: a pool of the lanes' count rounded up to a power of two.
-        let plan = |lanes: u32, depth| Plan {
-            lanes,
-            depth,
-            pool: lanes.next_power_of_two(),
-            frame_words: 32,
-        };
-        let at = |lanes, depth, puzzles| {
-            LonePlan::new(plan(lanes, depth), puzzles).map(|l| (l.lanes, l.depth))
-        };
-        // Natively: one puzzle's lanes get the deepest stacks, 256 puzzles the plan's own, 257 do not fit.
-        assert_eq!(at(1 << 16, 32, 1), Some((1 << 14, LONE_DEPTH)));
-        assert_eq!(at(1 << 16, 32, 64), Some((1 << 14, 128)));
-        assert_eq!(at(1 << 16, 32, 128), Some((1 << 15, 64)));
-        assert_eq!(at(1 << 16, 32, 256), Some((1 << 16, 32)));
-        assert_eq!(at(1 << 16, 32, 257), None);
-        // lavapipe's 512 lanes: one or two puzzles.
-        assert_eq!(at(512, 32, 1), Some((256, 64)));
-        assert_eq!(at(512, 32, 2), Some((512, 32)));
-        assert_eq!(at(512, 32, 3), None);
-        // Each lane's splits go to the pool's frame of its number: a pool smaller than the lanes used is refused.
-        let small_pool = Plan {
-            pool: 128,
-            ..plan(512, 32)
-        };
-        assert_eq!(LonePlan::new(small_pool, 1), None);
-        // A stack asked deeper than LONE_DEPTH stays as asked.
-        assert_eq!(at(1 << 16, 256, 1), Some((1 << 16, 256)));
-        // Every puzzle's lanes, and the frames they address, stay within the plan's.
-        for (lanes, depth) in [(1 << 16, 32), (1 << 14, 32), (512, 32), (4096, 2)] {
-            for puzzles in 1..=lanes / LONE_LANES {
-                let lone = LonePlan::new(plan(lanes, depth), puzzles).unwrap();
-                assert!(puzzles * LONE_LANES <= lone.lanes && lone.lanes <= lanes);
-                assert_eq!(
-                    u64::from(lone.lanes) * u64::from(lone.depth),
-                    u64::from(lanes) * u64::from(depth)
-                );
-                assert!(lone.depth.is_power_of_two() && lone.depth >= depth);
-            }
-        }
-    }
-
-    #[test]
     fn every_shader_of_the_driver_declares_the_same_params_and_control() {
         for (wgsl, per_lane) in [
             (include_str!("../../shaders/sudoku_lane9.wgsl"), 1),
@@ -733,58 +675,5 @@ mod tests {
                 assert!(wgsl.contains(&format!("const LIVE: u32 = {LIVE_WORD}u;")));
             }
         }
-    }
-
-    fn layout(frame_words: u32, default_depth: u32) -> LaneLayout {
-        LaneLayout {
-            side: 9,
-            box_rows: 3,
-            box_cols: 3,
-            puzzle_words: 12,
-            result_words: 16,
-            frame_words,
-            default_depth,
-            native_lanes: 1 << 16,
-            pass_iterations: 64,
-            invocations_per_lane: 1,
-        }
-    }
-
-    #[test]
-    fn plans_fit_the_binding_and_keep_powers_of_two() {
-        let config = ForkConfig::default();
-        let nine = layout(32, 32);
-        let big = plan(&config, &nine, AdapterKind::Native, u64::MAX);
-        assert_eq!((big.lanes, big.depth, big.pool), (1 << 16, 32, 1 << 16));
-        // A binding limit of 128 MiB (WebGPU's default) holds fewer lanes.
-        let small = plan(&config, &nine, AdapterKind::Native, 128 << 20);
-        assert!(
-            small.frame_bytes() <= 128 << 20 && small.lanes >= 1 << 14,
-            "{small:?}"
-        );
-        let page = plan(&config, &nine, AdapterKind::Browser, 128 << 20);
-        assert!(
-            page.lanes == BROWSER_LANES && page.frame_bytes() <= 128 << 20,
-            "{page:?}"
-        );
-        // 25×25 frames are larger: fewer lanes fit the same binding.
-        let large = plan(&config, &layout(235, 16), AdapterKind::Browser, 128 << 20);
-        assert!(
-            large.frame_bytes() <= 128 << 20 && large.lanes >= 1 << 12,
-            "{large:?}"
-        );
-        let software = plan(&config, &nine, AdapterKind::Software, u64::MAX);
-        assert_eq!(software.lanes, SOFTWARE_LANES);
-        let odd = plan(
-            &ForkConfig {
-                slots: 3,
-                stack_depth: 3,
-                ..config
-            },
-            &nine,
-            AdapterKind::Software,
-            u64::MAX,
-        );
-        assert_eq!((odd.lanes, odd.depth, odd.pool), (3, 4, 4));
     }
 }

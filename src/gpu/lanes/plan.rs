@@ -1,8 +1,16 @@
 //! How a batch's lanes are laid over the GPU: the lane count, stack depth and pool that one storage binding holds
 //! on each kind of adapter, and how `lone` lays its workgroups of lanes over the same buffers.
 
-use super::{BROWSER_LANES, LONE_DEPTH, LONE_LANES, LaneLayout, SOFTWARE_LANES};
+use super::{LONE_LANES, LaneLayout};
 use crate::gpu::sudoku_fork::ForkConfig;
+
+/// Lanes on a browser's GPU: a laptop's GPU holds far fewer threads than an H100, and 16k lanes' 9×9 stacks
+/// fit WebGPU's default 128 MiB binding.
+const BROWSER_LANES: u32 = 1 << 14;
+/// Lanes on a software adapter (lavapipe, SwiftShader): a few per CPU core's SIMD width.
+const SOFTWARE_LANES: u32 = 1 << 9;
+/// Stack frames `lone` gives a lane where the plan's frames allow: more than a 9×9 search ever waits on.
+const LONE_DEPTH: u32 = 128;
 
 /// The sizes of one batch's lane buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,5 +120,110 @@ impl LonePlan {
             lanes: (frames / u64::from(depth)) as u32,
             depth,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_declares_its_lanes_and_lays_them_within_the_plan() {
+        let lone = include_str!("../../../shaders/sudoku_lone9.wgsl");
+        assert!(lone.contains(&format!("@workgroup_size({LONE_LANES})")));
+        assert!(lone.contains(&format!("const LONE: u32 = {LONE_LANES}u;")));
+        // As `plan` makes them: a pool of the lanes' count rounded up to a power of two.
+        let plan = |lanes: u32, depth| Plan {
+            lanes,
+            depth,
+            pool: lanes.next_power_of_two(),
+            frame_words: 32,
+        };
+        let at = |lanes, depth, puzzles| {
+            LonePlan::new(plan(lanes, depth), puzzles).map(|l| (l.lanes, l.depth))
+        };
+        // Natively: one puzzle's lanes get the deepest stacks, 256 puzzles the plan's own, 257 do not fit.
+        assert_eq!(at(1 << 16, 32, 1), Some((1 << 14, LONE_DEPTH)));
+        assert_eq!(at(1 << 16, 32, 64), Some((1 << 14, 128)));
+        assert_eq!(at(1 << 16, 32, 128), Some((1 << 15, 64)));
+        assert_eq!(at(1 << 16, 32, 256), Some((1 << 16, 32)));
+        assert_eq!(at(1 << 16, 32, 257), None);
+        // lavapipe's 512 lanes: one or two puzzles.
+        assert_eq!(at(512, 32, 1), Some((256, 64)));
+        assert_eq!(at(512, 32, 2), Some((512, 32)));
+        assert_eq!(at(512, 32, 3), None);
+        // Each lane's splits go to the pool's frame of its number: a pool smaller than the lanes used is refused.
+        let small_pool = Plan {
+            pool: 128,
+            ..plan(512, 32)
+        };
+        assert_eq!(LonePlan::new(small_pool, 1), None);
+        // A stack asked deeper than LONE_DEPTH stays as asked.
+        assert_eq!(at(1 << 16, 256, 1), Some((1 << 16, 256)));
+        // Every puzzle's lanes, and the frames they address, stay within the plan's.
+        for (lanes, depth) in [(1 << 16, 32), (1 << 14, 32), (512, 32), (4096, 2)] {
+            for puzzles in 1..=lanes / LONE_LANES {
+                let lone = LonePlan::new(plan(lanes, depth), puzzles).unwrap();
+                assert!(puzzles * LONE_LANES <= lone.lanes && lone.lanes <= lanes);
+                assert_eq!(
+                    u64::from(lone.lanes) * u64::from(lone.depth),
+                    u64::from(lanes) * u64::from(depth)
+                );
+                assert!(lone.depth.is_power_of_two() && lone.depth >= depth);
+            }
+        }
+    }
+
+    fn layout(frame_words: u32, default_depth: u32) -> LaneLayout {
+        LaneLayout {
+            side: 9,
+            box_rows: 3,
+            box_cols: 3,
+            puzzle_words: 12,
+            result_words: 16,
+            frame_words,
+            default_depth,
+            native_lanes: 1 << 16,
+            pass_iterations: 64,
+            invocations_per_lane: 1,
+        }
+    }
+
+    #[test]
+    fn plans_fit_the_binding_and_keep_powers_of_two() {
+        let config = ForkConfig::default();
+        let nine = layout(32, 32);
+        let big = plan(&config, &nine, AdapterKind::Native, u64::MAX);
+        assert_eq!((big.lanes, big.depth, big.pool), (1 << 16, 32, 1 << 16));
+        // A binding limit of 128 MiB (WebGPU's default) holds fewer lanes.
+        let small = plan(&config, &nine, AdapterKind::Native, 128 << 20);
+        assert!(
+            small.frame_bytes() <= 128 << 20 && small.lanes >= 1 << 14,
+            "{small:?}"
+        );
+        let page = plan(&config, &nine, AdapterKind::Browser, 128 << 20);
+        assert!(
+            page.lanes == BROWSER_LANES && page.frame_bytes() <= 128 << 20,
+            "{page:?}"
+        );
+        // 25×25 frames are larger: fewer lanes fit the same binding.
+        let large = plan(&config, &layout(235, 16), AdapterKind::Browser, 128 << 20);
+        assert!(
+            large.frame_bytes() <= 128 << 20 && large.lanes >= 1 << 12,
+            "{large:?}"
+        );
+        let software = plan(&config, &nine, AdapterKind::Software, u64::MAX);
+        assert_eq!(software.lanes, SOFTWARE_LANES);
+        let odd = plan(
+            &ForkConfig {
+                slots: 3,
+                stack_depth: 3,
+                ..config
+            },
+            &nine,
+            AdapterKind::Software,
+            u64::MAX,
+        );
+        assert_eq!((odd.lanes, odd.depth, odd.pool), (3, 4, 4));
     }
 }
