@@ -396,6 +396,23 @@ fn write_answered<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) -> O
     Some(wrote)
 }
 
+/// [`write_answered`] into `output` by `write`, then the progress shown where any part was written (`consumed`:
+/// the input's bytes cut into pieces so far).
+fn write_shown<T>(
+    in_flight: &mut InFlight<T>,
+    output: &mut Output,
+    write: impl Fn(&mut Output, T),
+    shown: &mut Shown,
+    consumed: usize,
+    reading: &Reading,
+) -> Option<bool> {
+    let wrote = write_answered(in_flight, |part| write(output, part))?;
+    if wrote {
+        shown.update(output.tally.puzzles, consumed, reading.size);
+    }
+    Some(wrote)
+}
+
 /// After a Cancel: writes the parts answered before it, in order, up to the first that was not, so that
 /// nothing done is lost.
 async fn write_rest<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) {
@@ -405,6 +422,29 @@ async fn write_rest<T>(in_flight: &mut InFlight<T>, mut write: impl FnMut(T)) {
             None => break,
         }
     }
+}
+
+/// What both ways in pieces begin with: the input's splitter, the job each piece's request names (`graded`:
+/// whether the workers grade each puzzle too), the number of workers, and the pieces each has in hand.
+fn start_pieces(
+    feed: Feed,
+    options: ReadOptions,
+    job: Job,
+    graded: bool,
+) -> (Splitter<Feed>, PieceJob, usize, Rc<RefCell<Asked>>) {
+    let splitter = Splitter::new(feed, options);
+    let piece_job = PieceJob {
+        mode: job.mode,
+        max_guesses: engine::max_guesses(),
+        format: splitter.format(),
+        graded,
+    };
+    let workers = workers::count().max(1);
+    let asked = Rc::new(RefCell::new(Asked {
+        pending: vec![0; workers],
+        wake: None,
+    }));
+    (splitter, piece_job, workers, asked)
 }
 
 /// The CPU workers' way: the page cuts the file into pieces of whole records ([`Splitter`]) and sends each to
@@ -418,18 +458,7 @@ async fn answer_pieces(
     cancel: RwSignal<bool>,
 ) -> (Output, bool) {
     let options = ReadOptions::default();
-    let mut splitter = Splitter::new(feed, options);
-    let piece_job = PieceJob {
-        mode: job.mode,
-        max_guesses: engine::max_guesses(),
-        format: splitter.format(),
-        graded: job.graded,
-    };
-    let workers = workers::count().max(1);
-    let asked = Rc::new(RefCell::new(Asked {
-        pending: vec![0; workers],
-        wake: None,
-    }));
+    let (mut splitter, piece_job, workers, asked) = start_pieces(feed, options, job, job.graded);
     let mut output = Output::new(piece_job.format, job.graded);
     let mut in_flight: InFlight<PieceReply> = VecDeque::new();
     let (mut ended, mut cancelled) = (false, false);
@@ -466,17 +495,19 @@ async fn answer_pieces(
             }
         }
         // Every piece answered at the front of the output is written, in order.
-        let Some(wrote) = write_answered(&mut in_flight, |piece| output.write_piece(piece)) else {
+        let consumed = splitter.get_mut().consumed;
+        let written = write_shown(
+            &mut in_flight,
+            &mut output,
+            Output::write_piece,
+            shown,
+            consumed,
+            reading,
+        );
+        let Some(wrote) = written else {
             cancelled = true;
             break;
         };
-        if wrote {
-            shown.update(
-                output.tally.puzzles,
-                splitter.get_mut().consumed,
-                reading.size,
-            );
-        }
         if ended && in_flight.is_empty() {
             break;
         }

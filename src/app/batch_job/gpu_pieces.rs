@@ -18,12 +18,12 @@ use super::super::workers::PieceReply;
 use super::super::{loaded, workers};
 use super::{
     Asked, Feed, GPU_FIRST_SLICE, GPU_SLICE_MS, GPU_SLICES, InFlight, Job, LINE_BYTES, PIECE_BYTES,
-    READ_AHEAD, Reading, Shown, TASK_MS, UNWRITTEN_PER_WORKER, answer_slice, write_answered,
-    write_rest,
+    READ_AHEAD, Reading, Shown, TASK_MS, UNWRITTEN_PER_WORKER, answer_slice, start_pieces,
+    write_rest, write_shown,
 };
 use crate::gpu::found_piece;
-use crate::sudoku::format::{NinePiece, ReadOptions, Record, Splitter};
-use crate::sudoku::piece_protocol::{self, PieceJob};
+use crate::sudoku::format::{NinePiece, ReadOptions, Record};
+use crate::sudoku::piece_protocol;
 
 /// A part of the GPU's way's output, in input order: a piece whose results a worker checked and wrote (with
 /// the records kept from it for the Solve page), or a slice answered here (records, or plain 9×9 puzzles that
@@ -94,18 +94,7 @@ pub(super) async fn answer_gpu_pieces(
     cancel: RwSignal<bool>,
 ) -> (Output, bool) {
     let options = ReadOptions::default();
-    let mut splitter = Splitter::new(feed, options);
-    let piece_job = PieceJob {
-        mode: job.mode,
-        max_guesses: engine::max_guesses(),
-        format: splitter.format(),
-        graded: false,
-    };
-    let workers = workers::count().max(1);
-    let asked = Rc::new(RefCell::new(Asked {
-        pending: vec![0; workers],
-        wake: None,
-    }));
+    let (mut splitter, piece_job, workers, asked) = start_pieces(feed, options, job, false);
     let mut slice = GPU_FIRST_SLICE;
     // Slices are counted in puzzles and pieces cut in bytes: the input's bytes a record takes, measured as the
     // job goes (a 9×9 line to start with).
@@ -227,17 +216,19 @@ pub(super) async fn answer_gpu_pieces(
             }
         }
         // Every part finished at the front of the output is written, in order.
-        let Some(wrote) = write_answered(&mut in_flight, |part| part.write_to(&mut output)) else {
+        let consumed = splitter.get_mut().consumed;
+        let written = write_shown(
+            &mut in_flight,
+            &mut output,
+            |o, part| part.write_to(o),
+            shown,
+            consumed,
+            reading,
+        );
+        let Some(wrote) = written else {
             cancelled = true;
             break;
         };
-        if wrote {
-            shown.update(
-                output.tally.puzzles,
-                splitter.get_mut().consumed,
-                reading.size,
-            );
-        }
         if ended && in_flight.is_empty() {
             break;
         }
