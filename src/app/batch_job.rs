@@ -41,6 +41,8 @@ const GPU_FIRST_SLICE: usize = 1024;
 const GPU_SLICE_MS: f64 = 1000.0;
 /// Bounds of the GPU slice.
 const GPU_SLICES: (usize, usize) = (256, 65_536);
+/// Bytes of a 9×9 line, to size the first slice of puzzles in bytes.
+const LINE_BYTES: usize = 82;
 /// The longest the page's thread works on a job before it lets the browser run its other tasks (input, drawing,
 /// the workers' replies): a task over 50 ms is one a user can feel.
 const TASK_MS: f64 = 10.0;
@@ -630,8 +632,6 @@ async fn answer_slices(
     (output, cancelled)
 }
 
-/// Bytes of a 9×9 line, to size the first slice of puzzles in bytes.
-const LINE_BYTES: usize = 82;
 /// The tail of a job, in steps of their own, each a task of a few milliseconds: the last output handed over,
 /// the records kept for the Solve page, the downloads made.
 async fn finish(
