@@ -393,7 +393,7 @@ impl Board {
         // fewer wins by that count, and among the rest the total decides. Fixing a nearly fixed unit settles
         // much of the board: on the hard sets this takes fewer guesses (the forum's hardest 9% fewer, top1465
         // 5%). On open boards the count alone was a poorer guide than the total (17-clue: 18% more guesses
-        // with the count deciding everywhere, 13% more with it kept to six or fewer, in level time).
+        // with the count deciding everywhere, 13% more with it kept to six or fewer, 1–2% slower).
         let unit = (0..6)
             .map(|u| {
                 let t = &self.tri[9 * u..9 * u + 9];
