@@ -19,40 +19,10 @@
 // boundaries. `live` counts each puzzle's branches (lanes and pooled frames); the last one to end finishes the
 // puzzle.
 //
-// Layout mirrors `src/gpu/lanes.rs` (LaneParams, LaneControl) and `src/gpu/lane9.rs` (Lane9Result). Frames are 8 vec4 (the nine
-// digit boards, `solved`, a tag): the lanes' stacks first (`depth` each, a ring), then the pool, then one
-// parking frame per lane.
-
-struct Params {
-    puzzles: u32,  // puzzles in the batch
-    limit: u32,    // solutions wanted per puzzle (1: the first)
-    lanes: u32,    // invocations that work
-    depth: u32,    // stack frames per lane, a power of two
-    pool: u32,     // frames in the shared pool, a power of two
-    budget: u32,   // passes per lane in one dispatch
-    // Read by the kernel of other shapes only (both kernels share the host's LaneParams, src/gpu/lanes.rs).
-    side: u32,
-    box_rows: u32,
-    box_cols: u32,
-    frame_words: u32,
-    result_words: u32,
-    max_guesses: u32,
-}
-
-struct Control {
-    next_puzzle: atomic<u32>,  // puzzles handed out (claims may run past `puzzles`)
-    finished: atomic<u32>,     // puzzles whose last branch has ended
-    pool_head: atomic<u32>,    // next pooled frame to take (claims may run past pool_tail; publish clamps)
-    pool_claim: atomic<u32>,   // next pool slot to fill (claims may run past write_limit; publish clamps)
-    pool_tail: u32,            // frames below this may be taken in this dispatch
-    write_limit: u32,          // slots below this may be filled in this dispatch (pool_head + pool at publish)
-    quota: u32,                // branches each lane may give away in this dispatch
-    busy: atomic<u32>,         // lanes that parked a board at the end of the last run
-    guesses: atomic<u32>,      // statistics (the host resets it before each submission)
-    donated: atomic<u32>,      // statistics: branches given to the pool
-    split: atomic<u32>,        // statistics: branches `lone`'s splits handed to idle lanes
-    pad: u32,
-}
+// The run's parameters, the shared counters and `publish` are `sudoku_driver.wgsl`'s, which the host puts in
+// front of this file. Layout mirrors `src/gpu/lane9.rs` (Lane9Result). Frames are 8 vec4 (the nine digit
+// boards, `solved`, a tag): the lanes' stacks first (`depth` each, a ring), then the pool, then one parking
+// frame per lane.
 
 struct Result {
     count: atomic<u32>,          // solutions found (may pass the limit by a few; the host clamps)
@@ -62,25 +32,14 @@ struct Result {
     planes: array<vec4<u32>, 3>, // the first solution, as value planes (the host's layout, see bands.rs)
 }
 
-const DONE: u32 = 1u;
-const OVERFLOW: u32 = 2u;
-
-const PROGRESS: u32 = 0u;
-const STUCK: u32 = 1u;
-const DEAD: u32 = 2u;
-const SOLVED: u32 = 3u;
-
 const BAND: u32 = 0x7FFFFFFu;  // the 27 bits of a band
 const ROW: u32 = 0x1FFu;       // one row of a band
 const SPREAD: u32 = 0x40201u;  // copies a 9-bit row into the band's three rows
 const BOX: u32 = 0x1C0E07u;    // columns 0-2 of a band's three rows (7 · SPREAD)
 const GROUP: u32 = 0x49u;      // bit 0 of each box's columns within a row (columns 0, 3, 6)
 
-@group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> puzzles: array<vec4<u32>>;     // 3 per puzzle: its value planes
 @group(0) @binding(2) var<storage, read_write> results: array<Result>;
-@group(0) @binding(3) var<storage, read_write> control: Control;
-@group(0) @binding(4) var<storage, read_write> lanes: array<vec4<u32>>;  // (puzzle + 1 or 0, depth, bottom, forked)
 @group(0) @binding(5) var<storage, read_write> frames: array<vec4<u32>>;
 
 // The lane's board: where each digit may go, and the settled cells.
@@ -545,30 +504,4 @@ fn run(@builtin(global_invocation_id) gid: vec3<u32>) {
     if guesses != 0u {
         atomicAdd(&control.guesses, guesses);
     }
-}
-
-// Between two runs: the pool's boundaries move (branches given in the last run may now be taken), and busy
-// lanes get a quota of branches to give once the puzzles not yet started and the pooled branches together are
-// fewer than the lanes (some lanes would idle: from the first run on for a single puzzle).
-@compute @workgroup_size(1)
-fn publish() {
-    var head = min(atomicLoad(&control.pool_head), control.pool_tail);
-    var tail = min(atomicLoad(&control.pool_claim), control.write_limit);
-    // Whole turns of the ring drop out of the counters, so they never wrap.
-    let turns = head & ~(params.pool - 1u);
-    head -= turns;
-    tail -= turns;
-    atomicStore(&control.pool_head, head);
-    atomicStore(&control.pool_claim, tail);
-    control.pool_tail = tail;
-    control.write_limit = head + params.pool;
-    let waiting = tail - head;
-    let busy = atomicLoad(&control.busy);
-    atomicStore(&control.busy, 0u);
-    let unstarted = params.puzzles - min(atomicLoad(&control.next_puzzle), params.puzzles);
-    var quota = 0u;
-    if unstarted + waiting < params.lanes {
-        quota = clamp((params.lanes - unstarted - waiting) / max(busy, 1u), 1u, 16u);
-    }
-    control.quota = quota;
 }

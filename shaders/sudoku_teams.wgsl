@@ -44,62 +44,14 @@
 // words after the board (guessed cell, untried digits, tag) belong to invocation 0. Between runs, and from one
 // team to another through the pool, the end of a dispatch makes the writes visible, as in the lane kernels.
 //
-// Layout mirrors `src/gpu/lanes.rs` (LaneParams, LaneControl) and `src/gpu/lane_teams.rs`. A frame is the
+// The run's parameters, the shared counters, a result's words and `publish` are `sudoku_driver.wgsl`'s, which
+// the host puts in front of this file. Layout mirrors `src/gpu/team_cells.rs`. A frame is the
 // values packed four to a word (a byte each, 0 for an empty cell), the 3N unit masks, then the guessed cell, its
 // untried digits and a tag (a pooled frame's puzzle). A result is count, flags, live, guesses, then the first
 // solution packed like the values.
 
-struct Params {
-    puzzles: u32,      // puzzles in the batch
-    limit: u32,        // solutions wanted per puzzle (1: the first)
-    lanes: u32,        // teams that work (one workgroup each)
-    depth: u32,        // stack frames per team, a power of two
-    pool: u32,         // frames in the shared pool, a power of two
-    budget: u32,       // passes per team in one dispatch
-    side: u32,         // N, at most 25
-    box_rows: u32,     // R
-    box_cols: u32,     // C
-    frame_words: u32,  // words in a frame
-    result_words: u32, // words in a result
-    max_guesses: u32,  // guesses per puzzle before it goes to the host
-}
-
-struct Control {
-    next_puzzle: atomic<u32>,  // puzzles handed out (claims may run past `puzzles`)
-    finished: atomic<u32>,     // puzzles whose last branch has ended
-    pool_head: atomic<u32>,    // next pooled frame to take (claims may run past pool_tail; publish clamps)
-    pool_claim: atomic<u32>,   // next pool slot to fill (claims may run past write_limit; publish clamps)
-    pool_tail: u32,            // frames below this may be taken in this dispatch
-    write_limit: u32,          // slots below this may be filled in this dispatch (pool_head + pool at publish)
-    quota: u32,                // branches each team may give away in this dispatch
-    busy: atomic<u32>,         // teams that parked a board at the end of the last run
-    guesses: atomic<u32>,      // statistics (the host resets it before each submission)
-    donated: atomic<u32>,      // statistics: branches given to the pool
-    split: u32,                // (the 9×9 kernel's statistics; unused here)
-    pad: u32,
-}
-
-const DONE: u32 = 1u;
-const OVERFLOW: u32 = 2u;
-const PRUNED: u32 = 4u;  // a branch was dropped for want of room: unless the count is reached, the host re-solves
-
-// Words of a result.
-const COUNT: u32 = 0u;
-const FLAGS: u32 = 1u;
-const LIVE: u32 = 2u;
-const GUESSES: u32 = 3u;
-const SOLUTION: u32 = 4u;
-
-const PROGRESS: u32 = 0u;
-const STUCK: u32 = 1u;
-const DEAD: u32 = 2u;
-const SOLVED: u32 = 3u;
-
-@group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> puzzles: array<u32>;            // packed values, `value_words()` each
 @group(0) @binding(2) var<storage, read_write> results: array<atomic<u32>>;
-@group(0) @binding(3) var<storage, read_write> control: Control;
-@group(0) @binding(4) var<storage, read_write> lanes: array<vec4<u32>>;  // per team: (puzzle + 1 or 0, depth, bottom, forked)
 @group(0) @binding(5) var<storage, read_write> frames: array<u32>;
 
 // Invocations per team. The host dispatches one workgroup per team (`lanes_per_group` 1 in its layout).
@@ -815,28 +767,4 @@ fn run(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index)
     if held != 0u {
         store_board(park);
     }
-}
-
-// Between two runs: the pool's boundaries move and busy teams get a quota of branches to give (the lane
-// kernels' `publish`, word for word).
-@compute @workgroup_size(1)
-fn publish() {
-    var head = min(atomicLoad(&control.pool_head), control.pool_tail);
-    var tail = min(atomicLoad(&control.pool_claim), control.write_limit);
-    let turns = head & ~(params.pool - 1u);
-    head -= turns;
-    tail -= turns;
-    atomicStore(&control.pool_head, head);
-    atomicStore(&control.pool_claim, tail);
-    control.pool_tail = tail;
-    control.write_limit = head + params.pool;
-    let waiting = tail - head;
-    let busy = atomicLoad(&control.busy);
-    atomicStore(&control.busy, 0u);
-    let unstarted = params.puzzles - min(atomicLoad(&control.next_puzzle), params.puzzles);
-    var quota = 0u;
-    if unstarted + waiting < params.lanes {
-        quota = clamp((params.lanes - unstarted - waiting) / max(busy, 1u), 1u, 16u);
-    }
-    control.quota = quota;
 }

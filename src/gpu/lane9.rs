@@ -10,7 +10,7 @@ use std::borrow::Borrow;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout};
+use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
 use super::pipeline::trusted_module;
 use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome, NineKernel};
 use super::{GpuContext, GpuError};
@@ -81,16 +81,13 @@ impl Lane9Kernel {
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
         // The latency kernel (a workgroup per puzzle) shares this kernel's board, passes and bindings: its file
         // is appended to the lane kernel's.
-        let source = wgpu::ShaderModuleDescriptor {
-            label: Some("sudoku_lane9"),
-            source: wgpu::ShaderSource::Wgsl(
-                concat!(
-                    include_str!("../../shaders/sudoku_lane9.wgsl"),
-                    include_str!("../../shaders/sudoku_lone9.wgsl")
-                )
-                .into(),
-            ),
-        };
+        let source = driver_shader(
+            "sudoku_lane9",
+            &[
+                include_str!("../../shaders/sudoku_lane9.wgsl"),
+                include_str!("../../shaders/sudoku_lone9.wgsl"),
+            ],
+        );
         // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
         // `params.puzzles` (claims past it are refused before use; `lone`'s workgroup index is checked), the
         // sizes the host gives the `puzzles` and `results` buffers. Lane indexes are below `params.lanes` (the

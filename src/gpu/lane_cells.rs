@@ -9,7 +9,7 @@
 
 use std::borrow::Borrow;
 
-use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout};
+use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
 use super::pipeline::trusted_module;
 use super::sudoku_fork::{CellsKernel, ForkConfig, ForkStats, GpuOutcome};
 use super::team_cells;
@@ -101,7 +101,10 @@ pub struct LaneCellsKernel {
 impl LaneCellsKernel {
     /// Compiles the shader; validation errors come back as [`GpuError::Api`].
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        let source = wgpu::include_wgsl!("../../shaders/sudoku_lanes.wgsl");
+        let source = driver_shader(
+            "sudoku_lanes",
+            &[include_str!("../../shaders/sudoku_lanes.wgsl")],
+        );
         // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
         // `params.puzzles` (claims past it are refused before use): puzzle words `i × packed + w` and result
         // words `i × result_words + k` with `w < packed`, `k < result_words`, the sizes the driver gives the
@@ -256,7 +259,9 @@ mod tests {
         assert!(wgsl.contains("var<private> values: array<u32, 157>"));
         assert!(wgsl.contains("var<private> open_cells: array<u32, 20>"));
         assert!(wgsl.contains("var<private> used: array<u32, 75>"));
-        assert!(wgsl.contains("const SOLUTION: u32 = 4u;"));
+        // A result's solution follows its head (the driver's shader names the words).
+        let driver = include_str!("../../shaders/sudoku_driver.wgsl");
+        assert!(driver.contains(&format!("const SOLUTION: u32 = {RESULT_HEAD}u;")));
         let large = layout("5x5".parse().unwrap());
         assert_eq!(
             (large.puzzle_words, large.frame_words, large.result_words),

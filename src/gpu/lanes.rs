@@ -1,7 +1,8 @@
 //! What the lane kernels share: one board per GPU lane, lanes that persist across short runs, a shared
 //! pool of branches for the lanes that run out of puzzles. `shaders/sudoku_lane9.wgsl` (9×9) and
 //! `shaders/sudoku_lanes.wgsl` (every other shape) differ in how a board is held; their parameters, control
-//! block, buffers and the host's submission loop are the same, and live here. The team kernel
+//! block, buffers and the host's submission loop are the same, and live here (the shaders' side of them in
+//! `shaders/sudoku_driver.wgsl`, put in front of each kernel's own file: [`driver_shader`]). The team kernel
 //! (`shaders/sudoku_teams.wgsl`, a workgroup per board) runs here too, each team standing for a lane, and so
 //! does the 9×9 kernel's `lone` (`shaders/sudoku_lone9.wgsl`), a workgroup of lanes per puzzle for batches of a
 //! few, which shares branches inside each run and needs no `publish`.
@@ -29,6 +30,24 @@ use super::{GpuContext, GpuError, map_index, readback};
 use crate::sudoku::Grid;
 use buffers::{BatchBuffers, Buffers, LaneBuffers, control_of, results_of, upload, upload_parts};
 use plan::{AdapterKind, LonePlan, Plan, plan};
+
+/// What every lane kernel's shader shares with this driver and the other kernels: the parameters, the control
+/// block, a result's flags and words, the common bindings and `publish`.
+const DRIVER_WGSL: &str = include_str!("../../shaders/sudoku_driver.wgsl");
+
+/// A lane kernel's shader: [`DRIVER_WGSL`], then the kernel's own files in order.
+pub(crate) fn driver_shader(
+    label: &'static str,
+    files: &[&str],
+) -> wgpu::ShaderModuleDescriptor<'static> {
+    let text = std::iter::once(DRIVER_WGSL)
+        .chain(files.iter().copied())
+        .collect::<String>();
+    wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
+    }
+}
 
 /// Invocations per workgroup (`@workgroup_size` of `run`).
 pub(crate) const GROUP: u32 = 64;
@@ -642,37 +661,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_shader_of_the_driver_declares_the_same_params_and_control() {
-        for (wgsl, per_lane) in [
-            (include_str!("../../shaders/sudoku_lane9.wgsl"), 1),
-            (include_str!("../../shaders/sudoku_lanes.wgsl"), 1),
+    fn the_driver_s_shader_mirrors_the_host_and_each_kernel_adds_its_own() {
+        let fields = |wgsl: &str, name: &str| -> Vec<String> {
+            let body = wgsl.split(&format!("struct {name} {{")).nth(1).unwrap();
+            let body = body.split('}').next().unwrap();
+            body.lines()
+                .filter_map(|l| l.split(':').next())
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty() && !f.starts_with("//"))
+                .collect()
+        };
+        assert_eq!(
+            fields(DRIVER_WGSL, "Params").len(),
+            size_of::<LaneParams>() / 4
+        );
+        assert_eq!(
+            fields(DRIVER_WGSL, "Control").len(),
+            size_of::<LaneControl>() / 4
+        );
+        // `guesses` is the ninth word of Control.
+        assert_eq!(fields(DRIVER_WGSL, "Control")[8], "guesses");
+        assert_eq!(GUESSES_OFFSET, 8 * 4);
+        // A result's third word counts its branches alive (the host reads it in `solve_uploaded`).
+        assert!(DRIVER_WGSL.contains(&format!("const LIVE: u32 = {LIVE_WORD}u;")));
+        assert!(DRIVER_WGSL.contains(&format!("const OVERFLOW: u32 = {FLAG_OVERFLOW}u;")));
+        let lane9 = include_str!("../../shaders/sudoku_lane9.wgsl");
+        assert_eq!(fields(lane9, "Result")[LIVE_WORD], "live");
+        for (wgsl, size) in [
+            (lane9, GROUP),
+            (include_str!("../../shaders/sudoku_lanes.wgsl"), GROUP),
             (
                 include_str!("../../shaders/sudoku_teams.wgsl"),
                 super::super::team_cells::TEAM,
             ),
         ] {
             // A lane kernel's workgroup is GROUP lanes, the team kernel's one team.
-            let size = if per_lane == 1 { GROUP } else { per_lane };
             assert!(wgsl.contains(&format!("@workgroup_size({size})")));
-            let fields = |name: &str| -> Vec<String> {
-                let body = wgsl.split(&format!("struct {name} {{")).nth(1).unwrap();
-                let body = body.split('}').next().unwrap();
-                body.lines()
-                    .filter_map(|l| l.split(':').next())
-                    .map(|f| f.trim().to_string())
-                    .filter(|f| !f.is_empty() && !f.starts_with("//"))
-                    .collect()
-            };
-            assert_eq!(fields("Params").len(), size_of::<LaneParams>() / 4);
-            assert_eq!(fields("Control").len(), size_of::<LaneControl>() / 4);
-            // `guesses` is the ninth word of Control.
-            assert_eq!(fields("Control")[8], "guesses");
-            assert_eq!(GUESSES_OFFSET, 8 * 4);
-            // A result's third word counts its branches alive (the host reads it in `solve_uploaded`).
-            if per_lane == 1 && wgsl.contains("struct Result {") {
-                assert_eq!(fields("Result")[LIVE_WORD], "live");
-            } else {
-                assert!(wgsl.contains(&format!("const LIVE: u32 = {LIVE_WORD}u;")));
+            // What the driver's file declares is declared there only.
+            for shared in [
+                "struct Params",
+                "struct Control",
+                "fn publish",
+                "@binding(0)",
+            ] {
+                assert!(!wgsl.contains(shared), "{shared}");
             }
         }
     }

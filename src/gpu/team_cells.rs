@@ -3,7 +3,7 @@
 //! kernels, a team standing for a lane; puzzles and results are packed as for the lane kernel of cells
 //! ([`super::lane_cells`], which picks between the two).
 
-use super::lanes::{LaneKernel, LaneLayout};
+use super::lanes::{LaneKernel, LaneLayout, driver_shader};
 use super::pipeline::trusted_module;
 use super::{GpuContext, GpuError};
 use crate::sudoku::BoxShape;
@@ -58,7 +58,10 @@ pub(crate) fn layout(shape: BoxShape) -> LaneLayout {
 
 /// Compiles the team kernel; validation errors come back as [`GpuError::Api`].
 pub(crate) async fn compile(ctx: &GpuContext) -> Result<LaneKernel, GpuError> {
-    let source = wgpu::include_wgsl!("../../shaders/sudoku_teams.wgsl");
+    let source = driver_shader(
+        "sudoku_teams",
+        &[include_str!("../../shaders/sudoku_teams.wgsl")],
+    );
     // SAFETY: every index in the shader is in bounds by construction. Puzzle and result indexes are below
     // `params.puzzles` (claims past it are refused before use), times the word counts the driver sizes the
     // `puzzles` and `results` buffers with, plus a word below them. Team indexes are below `params.lanes` (the
@@ -91,7 +94,9 @@ mod tests {
         assert!(wgsl.contains(&format!("@workgroup_size({TEAM})")));
         assert!(wgsl.contains("var<workgroup> cell: array<u32, 625>"));
         assert!(wgsl.contains("var<workgroup> used: array<atomic<u32>, 75>"));
-        assert!(wgsl.contains("const SOLUTION: u32 = 4u;"));
+        // A result's solution follows its head (the driver's shader names the words).
+        let driver = include_str!("../../shaders/sudoku_driver.wgsl");
+        assert!(driver.contains(&format!("const SOLUTION: u32 = {RESULT_HEAD}u;")));
         // The segment arrays hold the most segments of any shape (2×12 and 12×2: 24 × 14).
         let most = (2..=25)
             .flat_map(|rows| (2..=25).map(move |cols| (rows, cols)))
