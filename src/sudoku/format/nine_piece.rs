@@ -21,14 +21,13 @@ use crate::sudoku::Grid;
 use crate::sudoku::answer::{Tally, why_not_unique};
 use crate::sudoku::bands;
 use crate::sudoku::symbols::{Symbols, is_empty_marker};
+use pretty::{PRETTY_CELLS, PRETTY_WIDTH, PrettyLines, PrettyTemplate, write_pretty};
+pub(super) use pretty::{PRETTY_LINES, PrettyGrids};
 
 /// Cells of a puzzle.
 const CELLS: usize = 81;
 /// Cells of a row, and rows of a block.
 const SIDE: usize = 9;
-
-use pretty::{PRETTY_CELLS, PRETTY_WIDTH, PrettyLines, PrettyTemplate, write_pretty};
-pub(super) use pretty::{PRETTY_LINES, PrettyGrids};
 
 /// How the puzzles of a [`NinePiece`] lie in its text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

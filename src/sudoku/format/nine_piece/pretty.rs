@@ -229,7 +229,7 @@ impl PrettyGrids {
     }
 }
 
-/// A solution as the pretty grid [`Writer`] writes: [`PRETTY_ROW`]s with the cells filled in, [`PRETTY_RULE`]s
+/// A solution as the pretty grid [`crate::sudoku::format::Writer`] writes: [`PRETTY_ROW`]s with the cells filled in, [`PRETTY_RULE`]s
 /// between bands.
 pub(super) fn write_pretty(values: &[u8; CELLS], symbols: Symbols, out: &mut Vec<u8>) {
     for (r, row) in values.chunks_exact(SIDE).enumerate() {
