@@ -460,8 +460,10 @@ impl<R: Read> Splitter<R> {
         self.line_start = self.line_start.saturating_sub(cut);
         let columns = self.columns;
         if self.format == Format::Csv && self.columns.is_none() {
-            // The first content line of the file is the header; later pieces are read with its columns.
-            let mut lines = super::lines::Lines::new(&text[..]);
+            // The first content line of the file is the header; later pieces are read with its columns. Its lines
+            // are numbered as the reader numbers them, so that a BOM is dropped only at the file's start (a piece
+            // may begin with blank lines, the header after them).
+            let mut lines = super::lines::Lines::after(&text[..], self.lines_before);
             while let Some(line) = lines.next_line() {
                 if !line.is_blank() && !line.is_comment() {
                     self.columns = Some(CsvColumns::from_header(&line.bytes));
@@ -693,6 +695,34 @@ mod tests {
                 let got = split_all(text.as_bytes(), ReadOptions::default(), size);
                 assert_eq!(got, expect, "{name} in pieces of {size} bytes");
             }
+        }
+    }
+
+    #[test]
+    fn a_csv_header_after_blank_lines_keeps_its_bom_in_pieces_as_in_the_whole() {
+        // A BOM is dropped only at the file's start: here the header, after a blank line, keeps it, names no
+        // column the reader knows, and ends the reading, in pieces (of one byte: the blank line alone) as
+        // whole. Found by `tests/parser_properties.rs`.
+        let options = ReadOptions {
+            format: Some(Format::Csv),
+            ..ReadOptions::default()
+        };
+        let text = format!("\r\n\u{FEFF}quizzes,solutions\n{HARD}\n");
+        let expect = Reader::new(text.as_bytes(), options).collect::<Vec<_>>();
+        assert_eq!(expect.len(), 1, "{expect:?}");
+        for size in [1, 7, 1 << 20] {
+            assert_eq!(split_all(text.as_bytes(), options, size), expect, "{size}");
+        }
+        // At the file's start the BOM goes, and the rows are read.
+        let text = format!("\u{FEFF}quizzes,solutions\n{HARD}\n");
+        for size in [1, 7, 1 << 20] {
+            let got = split_all(text.as_bytes(), options, size);
+            assert_eq!(
+                got,
+                Reader::new(text.as_bytes(), options).collect::<Vec<_>>(),
+                "{size}"
+            );
+            assert!(got[0].puzzle.is_ok(), "{got:?}");
         }
     }
 
