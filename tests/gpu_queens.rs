@@ -33,8 +33,8 @@ impl Gpu {
     }
 }
 
-// Whole boards on their constellations (natively) and on the mirror split; and the browser's count of the total
-// alone, on the constellations up to N=20 unless asked for the mirror split.
+// Whole boards on their constellations and on the mirror split; and the browser's count of the total alone, on
+// the constellations unless asked for the mirror split.
 #[test]
 fn counts_match_the_published_ones_up_to_13() {
     let gpu = gpu();
@@ -179,8 +179,9 @@ fn cancelling_stops_the_count() {
 
 #[test]
 fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
-    // Parts of 40 nodes and 64 lanes: each shard's cut is made in many parts while the GPU counts, the lanes
-    // taking runs of 256 nodes, some across a part's end.
+    // Parts of 40 nodes and 64 lanes: each shard's cut is made in many parts while the GPU counts (on a host
+    // thread, and for the browser's count of the total on the caller's), the lanes taking runs of 256 nodes,
+    // some across a part's end.
     let gpu = gpu();
     let config = QueensConfig {
         lanes: Some(64),
@@ -201,6 +202,19 @@ fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
             );
             assert!(n < 11 || stats.nodes > 40 * 8, "N={n}, {shard}: {stats:?}");
         }
+        // The browser's way: each part made on this thread once the lanes have taken the one before.
+        let (total, stats) =
+            pollster::block_on(
+                gpu.kernel
+                    .count_total(&gpu.ctx, n, config, &mut |_, _| true),
+            )
+            .unwrap();
+        assert_eq!(
+            Some(total),
+            known(n).map(|k| k.total),
+            "N={n}, parts on demand"
+        );
+        assert!(n < 11 || stats.nodes > 40 * 8, "N={n}: {stats:?}");
     }
     // Cancelled after its first dispatch: the part being made is dropped and nothing waits on it.
     let run = gpu.kernel.count_blocking(
@@ -209,6 +223,11 @@ fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
         Shard { index: 1, of: 2 },
         config,
         &mut |_, _| false,
+    );
+    assert!(matches!(run, Err(GpuError::Cancelled)), "{run:?}");
+    let run = pollster::block_on(
+        gpu.kernel
+            .count_total(&gpu.ctx, 13, config, &mut |_, _| false),
     );
     assert!(matches!(run, Err(GpuError::Cancelled)), "{run:?}");
 }

@@ -13,7 +13,6 @@ mod pipeline;
 pub mod queens;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod queens_many;
-#[cfg(not(target_arch = "wasm32"))]
 mod queens_stream;
 mod queens_work;
 mod readback;

@@ -15,6 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
 use super::pipeline::{Binding, PipelineMaker, buffer_layout, trusted_module};
+use super::queens_stream::Making;
 use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES};
 pub use super::queens_work::{QueensNode, QueensWork};
 use super::{GpuContext, GpuError};
@@ -39,11 +40,6 @@ pub struct QueensParams {
 
 /// Frames a lane's parked search has room for (the deep kernel's depth).
 const MAX_FRAMES: usize = DEEP as usize;
-
-/// The largest board [`QueensKernel::count_total`] counts on its constellations. Their cut is the smaller one up
-/// to N=20 (1.6M nodes against the mirror split's 3.0M) and their steps are faster (N=20 on an H100: 2.5 s
-/// against 3.2 s); at N=21 their cut is 22M nodes (357 MB) against 4.5M, too much to make before the count.
-pub const TOTAL_ON_CONSTELLATIONS_UP_TO: u32 = 20;
 
 /// Mirrors `Lane` in `queens.wgsl`: one lane's parked search (only the GPU reads it; the host sizes it).
 #[repr(C)]
@@ -89,8 +85,7 @@ pub struct QueensConfig {
     pub deep: bool,
     /// Never lets busy lanes give work to idle ones in the run's tail (measurements).
     pub no_split: bool,
-    /// Counts a whole board on the mirror split instead of its constellations (measurements; the browser's
-    /// [`QueensKernel::count_total`] does past [`TOTAL_ON_CONSTELLATIONS_UP_TO`]).
+    /// Counts a whole board on the mirror split instead of its constellations (measurements).
     pub mirror: bool,
     /// Reads a constellation's row masks from its table at every step instead of working them out from its
     /// border queens (the kernel before; tests and measurements).
@@ -374,7 +369,7 @@ impl QueensKernel {
             // the shard's size, every node on the shallow kernel); the deep kernel is asked for by tests alone.
             #[cfg(not(target_arch = "wasm32"))]
             Some(plan) if !config.deep => {
-                self.count_streamed(ctx, plan, shard, config, progress)
+                self.count_streamed(ctx, plan, shard, config, Making::Ahead, progress)
                     .await?
             }
             _ => {
@@ -393,10 +388,10 @@ impl QueensKernel {
         Ok((classes_of(plan.as_deref(), shard, total, &counts), stats))
     }
 
-    /// Counts every solution of an `n`-board (1..=32), its cut made before the count (the browser's: it has no
-    /// thread to make a cut part by part while the GPU counts): on its constellations up to
-    /// [`TOTAL_ON_CONSTELLATIONS_UP_TO`], on the mirror split past it or with `config.mirror`; see
-    /// [`QueensKernel::count`].
+    /// Counts every solution of an `n`-board (1..=32) on its constellations (or the mirror split,
+    /// `config.mirror`), the cut made on this thread part by part as the lanes take it: the browser's count, a
+    /// page having no thread to make parts ahead of the GPU (at N=21 the whole cut would be 22M nodes, 357 MB);
+    /// see [`QueensKernel::count`].
     pub async fn count_total(
         &self,
         ctx: &GpuContext,
@@ -408,7 +403,13 @@ impl QueensKernel {
             let _ = progress(0, 0);
             return Ok((u64::from(n == 1), QueensStats::default()));
         }
-        let plan = (n <= TOTAL_ON_CONSTELLATIONS_UP_TO && !config.mirror).then(|| Plan::new(n));
+        if !config.mirror && !config.deep {
+            let plan = std::sync::Arc::new(Plan::new(n));
+            return self
+                .count_streamed(ctx, plan, Shard::WHOLE, config, Making::OnDemand, progress)
+                .await;
+        }
+        let plan = (!config.mirror).then(|| Plan::new(n));
         let (work, mut stats) = self.prepare(ctx, n, plan.as_ref(), Shard::WHOLE, config);
         let counted = self.count_nodes(ctx, &work, config, progress).await?;
         stats.dispatches = counted.dispatches;

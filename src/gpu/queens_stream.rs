@@ -1,23 +1,72 @@
-//! A constellations' count whose cut is made part by part while the GPU counts (native only): a host thread
-//! makes each part's nodes on every core and hands it over a channel of one, the GPU's lanes take runs of the
-//! part in hand, and at most three parts live at once. So a shard's memory is bounded whatever its size (a
-//! shard of N=23 in 64 held 1.3 GB of nodes at once; one of N=24 in 128 would have needed 455M nodes, more than
-//! a storage binding holds, and went to the deep kernel), and the GPU starts as soon as the first part is made.
-//! Several GPUs share the parts of one cut the same way ([`MadeParts`], used by `queens_many`).
+//! A constellations' count whose cut is made part by part while the GPU counts, so that its memory is bounded
+//! whatever the cut's size (a shard of N=23 in 64 held 1.3 GB of nodes at once; one of N=24 in 128 would have
+//! needed 455M nodes, more than a storage binding holds, and went to the deep kernel), and the GPU starts as soon
+//! as the first part is made. Natively a host thread makes each part's nodes on every core and hands it over a
+//! channel of one, so at most three parts live at once; a browser page has no thread to spare, so there each
+//! part is made when the lanes have taken the one before ([`Making`]). Several GPUs share the parts of one cut
+//! the same way ([`MadeParts`], used by `queens_many`).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+#[cfg(not(target_arch = "wasm32"))]
 use std::collections::HashMap;
+#[cfg(not(target_arch = "wasm32"))]
 use std::ops::Range;
+use std::sync::Arc;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{Condvar, Mutex};
 
 use web_time::Instant;
 
-use super::queens::{PART_NODES, QueensConfig, QueensKernel, QueensStats, QueensWork};
+use super::queens::{NodesCounted, QueensConfig, QueensKernel, QueensStats, QueensWork};
 use super::queens_work::{CutPlan, QueensNode, SHALLOW_FRAMES};
 use super::{GpuContext, GpuError};
 use crate::queens::constellation::{Plan, Shard};
+
+/// Where a streamed cut's parts are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Making {
+    /// On a host thread, a part ahead of the GPU, each on every core (native).
+    #[cfg(not(target_arch = "wasm32"))]
+    Ahead,
+    /// On the caller's thread, each part when the lanes have taken the one before: the GPU waits while it is
+    /// made (about 1M nodes a part, a few hundredths of a second in a page).
+    OnDemand,
+}
+
+/// Nodes per part made on demand: small enough that making one holds a page's thread only briefly.
+pub const ON_DEMAND_PART_NODES: usize = 1 << 20;
+
+impl Making {
+    /// The nodes per part when the count's config names none.
+    fn part_nodes(self) -> usize {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Making::Ahead => super::queens::PART_NODES,
+            Making::OnDemand => ON_DEMAND_PART_NODES,
+        }
+    }
+}
+
+/// The lanes' runs of nodes (at most `most` each, as [`QueensKernel::count_on`] asks for them) cut from the
+/// parts `next_part` makes in order; `None` once it makes no more.
+fn runs_of(
+    mut next_part: impl FnMut() -> Option<Vec<QueensNode>>,
+) -> impl FnMut(usize) -> Option<Cow<'static, [QueensNode]>> {
+    let (mut part, mut at) = (Vec::new(), 0);
+    move |most| {
+        while at == part.len() {
+            part = next_part()?;
+            at = 0;
+        }
+        let end = part.len().min(at + most);
+        let run = part[at..end].to_vec();
+        at = end;
+        Some(Cow::Owned(run))
+    }
+}
 
 impl QueensKernel {
     /// The row to cut the shard's constellations of `plan` at for the shallow kernel (as
@@ -45,19 +94,21 @@ impl QueensKernel {
     }
 
     /// The weighted solutions below the shard's constellations of `plan`, cut for the shallow kernel and made
-    /// part by part (see the module's comment), and the stats; `progress` as for [`QueensKernel::count`].
+    /// part by part where `making` says (see the module's comment), and the stats; `progress` as for
+    /// [`QueensKernel::count`].
     pub(crate) async fn count_streamed(
         &self,
         ctx: &GpuContext,
         plan: Arc<Plan>,
         shard: Shard,
         config: QueensConfig,
+        making: Making,
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, QueensStats), GpuError> {
         let started = Instant::now();
         let (row, cut) = self.plan_cut(ctx, &plan, shard, config);
         let total = cut.nodes();
-        let parts = cut.parts(config.part_nodes.unwrap_or(PART_NODES).max(1));
+        let parts = cut.parts(config.part_nodes.unwrap_or(making.part_nodes()).max(1));
         let mut stats = QueensStats {
             nodes: total as u64,
             constellations: plan.held(shard).count() as u64,
@@ -69,35 +120,46 @@ impl QueensKernel {
             row,
             ..QueensWork::tables_of(&plan)
         };
-        let (send, receive) = mpsc::sync_channel::<Vec<QueensNode>>(1);
-        let maker = std::thread::spawn(move || {
-            let mut deepest = None;
-            for part in parts {
-                let (nodes, part_deepest) = cut.make(&plan, part);
-                deepest = deepest.max(part_deepest);
-                if send.send(nodes).is_err() {
-                    break;
-                }
+        let (counted, deepest): (Result<NodesCounted, GpuError>, Option<u32>) = match making {
+            #[cfg(not(target_arch = "wasm32"))]
+            Making::Ahead => {
+                let (send, receive) = mpsc::sync_channel::<Vec<QueensNode>>(1);
+                let maker = std::thread::spawn(move || {
+                    let mut deepest = None;
+                    for part in parts {
+                        let (nodes, part_deepest) = cut.make(&plan, part);
+                        deepest = deepest.max(part_deepest);
+                        if send.send(nodes).is_err() {
+                            break;
+                        }
+                    }
+                    deepest
+                });
+                let mut more = runs_of(move || receive.recv().ok());
+                let counted = self
+                    .count_on(ctx, &work, false, config, total, &mut more, progress)
+                    .await;
+                // The maker stops at its next part once the receiver is gone.
+                drop(more);
+                (
+                    counted,
+                    maker.join().expect("the cut's maker does not panic"),
+                )
             }
-            deepest
-        });
-        let (mut part, mut at) = (Vec::new(), 0);
-        let mut more = |most: usize| {
-            while at == part.len() {
-                part = receive.recv().ok()?;
-                at = 0;
+            Making::OnDemand => {
+                let deepest = Cell::new(None);
+                let mut parts = parts.into_iter();
+                let mut more = runs_of(|| {
+                    let (nodes, part_deepest) = cut.make(&plan, parts.next()?);
+                    deepest.set(deepest.get().max(part_deepest));
+                    Some(nodes)
+                });
+                let counted = self
+                    .count_on(ctx, &work, false, config, total, &mut more, progress)
+                    .await;
+                (counted, deepest.get())
             }
-            let end = part.len().min(at + most);
-            let run = part[at..end].to_vec();
-            at = end;
-            Some(Cow::Owned(run))
         };
-        let counted = self
-            .count_on(ctx, &work, false, config, total, &mut more, progress)
-            .await;
-        // The maker stops at its next part once the receiver is gone.
-        drop(receive);
-        let deepest = maker.join().expect("the cut's maker does not panic");
         let counted = counted?;
         stats.cut_row = deepest.unwrap_or(row);
         stats.dispatches = counted.dispatches;
@@ -106,6 +168,7 @@ impl QueensKernel {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The parts of one planned cut, made in order by a host thread ([`MadeParts::make_all`]) a few ahead of the
 /// GPUs that take them, for a count shared among GPUs. Parts are numbered; a GPU takes part `i` once a pool of
 /// part numbers hands it `i`, and a part that a failed GPU gave back is made again by whoever takes it next (a
@@ -120,6 +183,7 @@ pub(crate) struct MadeParts<'a> {
     changed: Condvar,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 struct Made {
     /// Parts made and not yet taken.
     ready: HashMap<usize, Vec<QueensNode>>,
@@ -131,6 +195,7 @@ struct Made {
     stop: bool,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl<'a> MadeParts<'a> {
     /// `cut`'s parts of about `most` nodes, at most `ahead` of them made and waiting at a time.
     pub(crate) fn new(plan: &'a Plan, cut: &'a CutPlan, most: usize, ahead: usize) -> Self {

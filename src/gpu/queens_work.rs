@@ -136,7 +136,6 @@ impl CutPlan {
 
     /// The starts in parts of about `most` nodes each (at least one start each, so a start of more nodes is a
     /// part alone), in order; parts with no nodes are left out.
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn parts(&self, most: usize) -> Vec<Range<usize>> {
         let mut parts = Vec::new();
         let (mut first, mut nodes) = (0, 0);
