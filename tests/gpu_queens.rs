@@ -31,6 +31,15 @@ impl Gpu {
             .count_blocking(&self.ctx, n, shard, config, &mut |_, _| true)
             .unwrap()
     }
+
+    /// The browser's count of `n`'s total alone ([`QueensKernel::count_total`]), to the end.
+    fn total(&self, n: u32, config: QueensConfig) -> (u64, QueensStats) {
+        pollster::block_on(
+            self.kernel
+                .count_total(&self.ctx, n, config, &mut |_, _| true),
+        )
+        .unwrap()
+    }
 }
 
 // Whole boards on their constellations and on the mirror split; and the browser's count of the total alone, on
@@ -48,12 +57,7 @@ fn counts_match_the_published_ones_up_to_13() {
             assert_eq!(Some(classes.tally(n)), known(n), "N={n} ({stats:?})");
             // Same classes as the CPU counter, not only the same sums.
             assert_eq!(classes, queens::count(n), "N={n}, mirror {mirror}");
-            let (total, stats) =
-                pollster::block_on(
-                    gpu.kernel
-                        .count_total(&gpu.ctx, n, config, &mut |_, _| true),
-                )
-                .unwrap();
+            let (total, stats) = gpu.total(n, config);
             assert_eq!(
                 total,
                 classes.tally(n).total,
@@ -203,12 +207,7 @@ fn a_cut_made_part_by_part_counts_the_same_and_can_be_cancelled() {
             assert!(n < 11 || stats.nodes > 40 * 8, "N={n}, {shard}: {stats:?}");
         }
         // The browser's way: each part made on this thread once the lanes have taken the one before.
-        let (total, stats) =
-            pollster::block_on(
-                gpu.kernel
-                    .count_total(&gpu.ctx, n, config, &mut |_, _| true),
-            )
-            .unwrap();
+        let (total, stats) = gpu.total(n, config);
         assert_eq!(
             Some(total),
             known(n).map(|k| k.total),
