@@ -282,6 +282,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn runs_come_from_the_parts_in_order_and_never_span_two() {
+        let node = |k: u32| QueensNode {
+            open: k,
+            ..QueensNode::default()
+        };
+        let mut parts =
+            vec![(0..5).map(node).collect::<Vec<_>>(), vec![], vec![node(5)]].into_iter();
+        let mut more = runs_of(move || parts.next());
+        let mut runs = Vec::new();
+        while let Some(run) = more(2) {
+            runs.push(run.iter().map(|n| n.open).collect::<Vec<_>>());
+        }
+        assert_eq!(runs, [vec![0, 1], vec![2, 3], vec![4], vec![5]]);
+    }
+
+    #[test]
     fn parts_are_made_ahead_and_again_when_given_back() {
         let plan = Plan::new(11);
         let cut = CutPlan::new(&plan, 4, Shard::WHOLE, SHALLOW_FRAMES);
