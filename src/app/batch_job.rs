@@ -18,17 +18,14 @@ use wasm_bindgen::JsCast;
 use super::batch_output::{Answered, Output, object_url};
 use super::browser::now_ms;
 use super::engine::{self, Preference};
-use super::workers::{PieceReply, SharesReport};
 use super::{loaded, workers};
-use crate::sudoku::Solver;
 use crate::sudoku::answer::{Mode, Tally};
-use crate::sudoku::format::{
-    Answer, Format, GradeColumn, Piece, ReadOptions, Reader, Record, Splitter,
-};
+use crate::sudoku::format::{Answer, Format, GradeColumn, ReadOptions, Reader, Record, Splitter};
 use crate::sudoku::learn_protocol::Rated;
 use crate::sudoku::logic::Rating;
-use crate::sudoku::piece_protocol::{self, PieceJob, PieceWriter};
+use crate::sudoku::piece_protocol::PieceJob;
 
+mod cpu_pieces;
 mod gpu_pieces;
 
 /// Puzzles per CPU slice, shared out among the workers: large enough to keep them busy, small enough for
@@ -287,7 +284,7 @@ impl Shown {
 
 /// Reads, answers and writes the whole job, updating `progress` and obeying `cancel`: on the CPU workers a
 /// piece of the file at a time, read, answered and written by the workers themselves
-/// ([`answer_pieces`]); on the GPU (or on this page, where no worker starts) slice by slice
+/// ([`cpu_pieces::answer_pieces`]); on the GPU (or on this page, where no worker starts) slice by slice
 /// ([`answer_slices`]).
 pub(super) async fn run(
     source: Source,
@@ -330,7 +327,7 @@ pub(super) async fn run(
     };
     let on_gpu = engine::gpu_ready() && job.wanted == Preference::Gpu;
     let (output, cancelled) = if !on_gpu && workers::count() > 0 {
-        answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
+        cpu_pieces::answer_pieces(feed, &mut reading, job, &mut shown, cancel).await
     } else if on_gpu && !job.graded {
         gpu_pieces::answer_gpu_pieces(feed, &mut reading, job, &mut shown, cancel).await
     } else {
@@ -342,9 +339,6 @@ pub(super) async fn run(
 /// Bytes of the file in a piece for a worker: about 1,600 9×9 lines, tens of milliseconds of a worker's time
 /// on easy puzzles, so that progress moves and the workers' share evens out.
 const PIECE_BYTES: usize = 128 << 10;
-/// Pieces asked of a worker and not yet answered: one being answered and one waiting, so that a worker never
-/// waits for the page.
-const PIECES_PER_WORKER: usize = 2;
 /// Pieces sent and not yet written, per worker: room for the others to go on while the piece that comes next
 /// in the output is still being answered.
 const UNWRITTEN_PER_WORKER: usize = 4;
@@ -447,121 +441,6 @@ fn start_pieces(
         wake: None,
     }));
     (splitter, piece_job, workers, asked)
-}
-
-/// The CPU workers' way: the page cuts the file into pieces of whole records ([`Splitter`]) and sends each to
-/// a worker, which reads, answers and writes it ([`piece_protocol`]); the page keeps the parts in order and
-/// hands them to the browser as Blobs. The page's own work per puzzle is then only finding line ends.
-async fn answer_pieces(
-    feed: Feed,
-    reading: &mut Reading,
-    job: Job,
-    shown: &mut Shown,
-    cancel: RwSignal<bool>,
-) -> (Output, bool) {
-    let options = ReadOptions::default();
-    let (mut splitter, piece_job, workers, asked) = start_pieces(feed, options, job, job.graded);
-    let mut output = Output::new(piece_job.format, job.graded);
-    let mut in_flight: InFlight<PieceReply> = VecDeque::new();
-    let (mut ended, mut cancelled) = (false, false);
-    loop {
-        if cancel.get_untracked() {
-            cancelled = true;
-            break;
-        }
-        // Woken by the next piece answered from here on (those answered before are found below).
-        let (wake, woken) = oneshot::channel();
-        asked.borrow_mut().wake = Some(wake);
-        reading.top_up(splitter.get_mut()).await;
-        while !ended
-            && in_flight.len() < UNWRITTEN_PER_WORKER * workers
-            && (reading.whole() || splitter.get_mut().ahead() >= READ_AHEAD)
-        {
-            let (w, least) = asked.borrow().least_busy();
-            if least >= PIECES_PER_WORKER {
-                break;
-            }
-            let Some(piece) = splitter.next_piece(PIECE_BYTES) else {
-                ended = true;
-                break;
-            };
-            let room = loaded::KEEP.saturating_sub(output.kept.len());
-            asked.borrow_mut().pending[w] += 1;
-            in_flight.push_back(answer_piece(piece_job, w, Rc::clone(&asked), &piece));
-            if room > 0 {
-                output
-                    .kept
-                    .extend(piece.records_here(options).into_iter().take(room));
-                // Reading the kept records took this thread a while: let the page breathe.
-                TimeoutFuture::new(0).await;
-            }
-        }
-        // Every piece answered at the front of the output is written, in order.
-        let consumed = splitter.get_mut().consumed;
-        let written = write_shown(
-            &mut in_flight,
-            &mut output,
-            Output::write_piece,
-            shown,
-            consumed,
-            reading,
-        );
-        let Some(wrote) = written else {
-            cancelled = true;
-            break;
-        };
-        if ended && in_flight.is_empty() {
-            break;
-        }
-        if !wrote && !in_flight.is_empty() {
-            let _ = woken.await;
-        }
-    }
-    write_rest(&mut in_flight, |piece| output.write_piece(piece)).await;
-    output.engines = vec![engine::workers_engine(job.wanted, output.report)];
-    (output, cancelled)
-}
-
-/// Answers a piece in a task of its own (the page goes on cutting and writing meanwhile); `None` comes back
-/// when the job was cancelled. What goes to the worker is made here and now, so the piece stays with the
-/// caller. A piece of records the splitter had to read itself (blocks without blank lines) goes to the workers
-/// as puzzles and is written here.
-fn answer_piece(
-    job: PieceJob,
-    worker: usize,
-    asked: Rc<RefCell<Asked>>,
-    piece: &Piece,
-) -> oneshot::Receiver<Option<PieceReply>> {
-    let (tx, rx) = oneshot::channel();
-    let work = piece_protocol::request(&job, piece)
-        .ok_or_else(|| piece.records_here(ReadOptions::default()));
-    spawn_local(async move {
-        let answered = match work {
-            Ok(request) => workers::answer_piece(worker, request).await.ok(),
-            Err(records) => match workers::solve(&records, job.mode, job.max_guesses).await {
-                Some(Ok((answers, report))) => {
-                    let mut writer = PieceWriter::new(&job, &records);
-                    for (record, answer) in records.iter().zip(&answers) {
-                        writer.add(record, answer);
-                    }
-                    Some(PieceReply::from_answered(writer.finish(), report))
-                }
-                Some(Err(workers::Cancelled)) => None,
-                // No worker after all: answered here.
-                None => Some(PieceReply::from_answered(
-                    piece_protocol::answer_records(&job, &records, &mut Solver::new()),
-                    SharesReport::default(),
-                )),
-            },
-        };
-        let _ = tx.send(answered);
-        let mut asked = asked.borrow_mut();
-        asked.pending[worker] -= 1;
-        if let Some(wake) = asked.wake.take() {
-            let _ = wake.send(());
-        }
-    });
-    rx
 }
 
 /// The GPU's way (and the page's own, where no worker starts): slices of records read here, each answered
