@@ -20,8 +20,10 @@ use std::sync::{Condvar, Mutex};
 
 use web_time::Instant;
 
-use super::queens::{NodesCounted, QueensConfig, QueensKernel, QueensStats, QueensWork};
-use super::queens_work::{CutPlan, QueensNode, SHALLOW_FRAMES};
+use super::queens::{QueensConfig, QueensKernel, QueensStats, QueensWork};
+#[cfg(not(target_arch = "wasm32"))]
+use super::queens_work::CutPlan;
+use super::queens_work::{LazyCut, QueensNode, SHALLOW_FRAMES};
 use super::{GpuContext, GpuError};
 use crate::queens::constellation::{Plan, Shard};
 
@@ -71,6 +73,7 @@ fn runs_of(
 impl QueensKernel {
     /// The row to cut the shard's constellations of `plan` at for the shallow kernel (as
     /// [`QueensKernel::cut`] chooses it), and that cut planned.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn plan_cut(
         &self,
         ctx: &GpuContext,
@@ -93,6 +96,30 @@ impl QueensKernel {
         (row, cut)
     }
 
+    /// The row to cut the shard's constellations of `plan` at for the shallow kernel (as
+    /// [`QueensKernel::cut`] chooses it from estimates), that cut ready to be made part by part, and the
+    /// estimate of its nodes.
+    fn plan_lazy_cut(
+        &self,
+        ctx: &GpuContext,
+        plan: &Plan,
+        shard: Shard,
+        config: QueensConfig,
+    ) -> (u32, LazyCut, usize) {
+        let last = RefCell::new(None);
+        let (row, estimate) = self.cut(ctx, plan.n, config, 1, false, &|row| {
+            let cut = LazyCut::new(plan, row, shard, SHALLOW_FRAMES);
+            let estimate = cut.estimate(plan);
+            last.replace(Some((row, cut)));
+            estimate
+        });
+        let cut = match last.into_inner() {
+            Some((planned, cut)) if planned == row => cut,
+            _ => LazyCut::new(plan, row, shard, SHALLOW_FRAMES),
+        };
+        (row, cut, estimate)
+    }
+
     /// The weighted solutions below the shard's constellations of `plan`, cut for the shallow kernel and made
     /// part by part where `making` says (see the module's comment), and the stats; `progress` as for
     /// [`QueensKernel::count`].
@@ -106,23 +133,22 @@ impl QueensKernel {
         progress: &mut dyn FnMut(u64, u64) -> bool,
     ) -> Result<(u64, QueensStats), GpuError> {
         let started = Instant::now();
-        let (row, cut) = self.plan_cut(ctx, &plan, shard, config);
-        let total = cut.nodes();
-        let parts = cut.parts(config.part_nodes.unwrap_or(making.part_nodes()).max(1));
+        let most = config.part_nodes.unwrap_or(making.part_nodes()).max(1);
         let mut stats = QueensStats {
-            nodes: total as u64,
             constellations: plan.held(shard).count() as u64,
-            cut_row: row,
-            cut_seconds: started.elapsed().as_secs_f64(),
             ..QueensStats::default()
         };
-        let work = QueensWork {
-            row,
-            ..QueensWork::tables_of(&plan)
-        };
-        let (counted, deepest): (Result<NodesCounted, GpuError>, Option<u32>) = match making {
+        let (counted, deepest, row) = match making {
             #[cfg(not(target_arch = "wasm32"))]
             Making::Ahead => {
+                let (row, cut) = self.plan_cut(ctx, &plan, shard, config);
+                let total = cut.nodes();
+                let parts = cut.parts(most);
+                (stats.nodes, stats.cut_seconds) = (total as u64, started.elapsed().as_secs_f64());
+                let work = QueensWork {
+                    row,
+                    ..QueensWork::tables_of(&plan)
+                };
                 let (send, receive) = mpsc::sync_channel::<Vec<QueensNode>>(1);
                 let maker = std::thread::spawn(move || {
                     let mut deepest = None;
@@ -141,23 +167,41 @@ impl QueensKernel {
                     .await;
                 // The maker stops at its next part once the receiver is gone.
                 drop(more);
-                (
-                    counted,
-                    maker.join().expect("the cut's maker does not panic"),
-                )
+                let deepest = maker.join().expect("the cut's maker does not panic");
+                (counted, deepest, row)
             }
             Making::OnDemand => {
-                let deepest = Cell::new(None);
-                let mut parts = parts.into_iter();
+                let (row, mut cut, estimate) = self.plan_lazy_cut(ctx, &plan, shard, config);
+                stats.cut_seconds = started.elapsed().as_secs_f64();
+                let work = QueensWork {
+                    row,
+                    ..QueensWork::tables_of(&plan)
+                };
+                let (deepest, made) = (Cell::new(None), Cell::new(0));
                 let mut more = runs_of(|| {
-                    let (nodes, part_deepest) = cut.make(&plan, parts.next()?);
+                    let (nodes, part_deepest) = cut.next_part(&plan, most)?;
                     deepest.set(deepest.get().max(part_deepest));
+                    made.set(made.get() + nodes.len());
                     Some(nodes)
                 });
+                // The total is an estimate until the last part is made: the progress shown stays short of the
+                // whole until the count ends.
+                let mut shown =
+                    |done: u64, total: u64| progress(done.min(total.saturating_sub(1)), total);
                 let counted = self
-                    .count_on(ctx, &work, false, config, total, &mut more, progress)
+                    .count_on(
+                        ctx,
+                        &work,
+                        false,
+                        config,
+                        estimate.max(1),
+                        &mut more,
+                        &mut shown,
+                    )
                     .await;
-                (counted, deepest.get())
+                drop(more);
+                stats.nodes = made.get() as u64;
+                (counted, deepest.get(), row)
             }
         };
         let counted = counted?;

@@ -114,8 +114,19 @@ pub(crate) struct CutPlan {
 impl CutPlan {
     /// The shard's constellations of `plan` cut at `row`, each node's stack within `frames` frames.
     pub(crate) fn new(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
-        let shallow_rows = QueensWork::tables_of(plan).rows_within(frames);
-        let starts = QueensWork::counts_within(plan, row, shard, &shallow_rows);
+        // The starts of the lazy cut, each walked once to count its nodes (on every core natively).
+        let LazyCut {
+            row,
+            shallow_rows,
+            starts,
+            ..
+        } = LazyCut::new(plan, row, shard, frames);
+        let starts = super::map_each(&starts, |&start| {
+            (
+                start,
+                QueensWork::nodes_below(plan, start, row, &shallow_rows),
+            )
+        });
         Self {
             row,
             shallow_rows,
@@ -136,6 +147,7 @@ impl CutPlan {
 
     /// The starts in parts of about `most` nodes each (at least one start each, so a start of more nodes is a
     /// part alone), in order; parts with no nodes are left out.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn parts(&self, most: usize) -> Vec<Range<usize>> {
         let mut parts = Vec::new();
         let (mut first, mut nodes) = (0, 0);
@@ -191,17 +203,78 @@ impl CutPlan {
     }
 }
 
-impl QueensWork {
-    /// Where the shard's cut at `row` may be shared among threads, each with the nodes its walk makes (on
-    /// every core natively): the constellations' roots, or where a shard holds few constellations (a shard of
-    /// N=24 in 1,024 holds 22, some with ten times the nodes of others), the tasks each one's walk reaches in row 3
-    /// or the first row below it with enough of them.
-    fn counts_within(
+/// A constellations' cut made part by part without counting its nodes first, for a caller with one thread (a
+/// browser page: counting N=22's 310M nodes before the first part held it for seconds). Each part walks the
+/// next starts until it holds enough nodes; how many there are in all is estimated from a sample of the starts.
+pub(crate) struct LazyCut {
+    /// The row cut at (deeper where a stack would not fit).
+    row: u32,
+    /// For each table, the rows whose nodes fit the frames asked for ([`QueensWork::rows_within`]).
+    shallow_rows: Vec<u32>,
+    /// Where the walks start, in order.
+    starts: Vec<Task>,
+    /// The first start not yet walked.
+    next: usize,
+}
+
+impl LazyCut {
+    /// Starts sampled at the least for [`LazyCut::estimate`] (all of them where there are fewer).
+    const SAMPLED: usize = 512;
+
+    /// The shard's constellations of `plan` cut at `row`, each node's stack within `frames` frames.
+    pub(crate) fn new(plan: &Plan, row: u32, shard: Shard, frames: u32) -> Self {
+        let shallow_rows = QueensWork::tables_of(plan).rows_within(frames);
+        let starts = QueensWork::starts_within(plan, row, shard, &shallow_rows);
+        Self {
+            row,
+            shallow_rows,
+            starts,
+            next: 0,
+        }
+    }
+
+    /// About how many nodes the cut makes: the nodes of every k-th start, scaled to all of them (exact where
+    /// there are at most [`LazyCut::SAMPLED`] starts).
+    pub(crate) fn estimate(&self, plan: &Plan) -> usize {
+        let every = (self.starts.len() / Self::SAMPLED).max(1);
+        let sampled = self.starts.len().div_ceil(every);
+        let nodes: usize = self
+            .starts
+            .iter()
+            .step_by(every)
+            .map(|&start| QueensWork::nodes_below(plan, start, self.row, &self.shallow_rows))
+            .sum();
+        (nodes as u128 * self.starts.len() as u128 / sampled.max(1) as u128) as usize
+    }
+
+    /// The next part's nodes, at least `most` where the starts left hold that many (a start's nodes stay in one
+    /// part), and the deepest row among them (none when there are none); `None` once every start is walked.
+    pub(crate) fn next_part(
+        &mut self,
         plan: &Plan,
-        row: u32,
-        shard: Shard,
-        shallow_rows: &[u32],
-    ) -> Vec<(Task, usize)> {
+        most: usize,
+    ) -> Option<(Vec<QueensNode>, Option<u32>)> {
+        if self.next == self.starts.len() {
+            return None;
+        }
+        let (mut nodes, mut deepest) = (Vec::new(), None);
+        while self.next < self.starts.len() && nodes.len() < most {
+            let start = self.starts[self.next];
+            self.next += 1;
+            QueensWork::visit_from(plan, start, self.row, &self.shallow_rows, &mut |task| {
+                nodes.push(QueensNode::from(task));
+                deepest = deepest.max(Some(task.row(plan.n)));
+            });
+        }
+        Some((nodes, deepest))
+    }
+}
+
+impl QueensWork {
+    /// Where the shard's cut at `row` may be shared among threads: the constellations' roots, or where a shard
+    /// holds few constellations (a shard of N=24 in 1,024 holds 22, some with ten times the nodes of others),
+    /// the tasks each one's walk reaches in row 3 or the first row below it with enough of them.
+    fn starts_within(plan: &Plan, row: u32, shard: Shard, shallow_rows: &[u32]) -> Vec<Task> {
         /// Shards holding fewer constellations than this split each into `PARTS` starts or more, where its
         /// rows allow.
         const FEW: usize = 1024;
@@ -219,16 +292,18 @@ impl QueensWork {
                 until += 1;
             }
         };
-        let starts: Vec<Task> = if held.len() < FEW {
+        if held.len() < FEW {
             held.iter().flat_map(|&i| split(i)).collect()
         } else {
             held.iter().map(|&i| plan.root(i)).collect()
-        };
-        super::map_each(&starts, |&start| {
-            let mut count = 0;
-            Self::visit_from(plan, start, row, shallow_rows, &mut |_| count += 1);
-            (start, count)
-        })
+        }
+    }
+
+    /// How many nodes the cut at `row` makes below `start`.
+    fn nodes_below(plan: &Plan, start: Task, row: u32, shallow_rows: &[u32]) -> usize {
+        let mut count = 0;
+        Self::visit_from(plan, start, row, shallow_rows, &mut |_| count += 1);
+        count
     }
 
     /// The nodes of a cut at `row` below `start`, each too deep for the frames `shallow_rows` allows
@@ -425,6 +500,42 @@ mod tests {
         let whole = QueensWork::constellations_within(&plan, 4, shard, SHALLOW_FRAMES);
         assert_eq!(nodes, whole.nodes);
         assert_eq!(nodes.len(), cut.nodes());
+    }
+
+    #[test]
+    fn a_lazy_cut_makes_the_planned_cut_in_order_and_estimates_its_size() {
+        for (n, shard, most) in [
+            (7, Shard::WHOLE, 2),
+            (12, Shard { index: 2, of: 3 }, 50),
+            (16, Shard::WHOLE, 50_000),
+        ] {
+            let plan = Plan::new(n);
+            let planned = CutPlan::new(&plan, 4, shard, SHALLOW_FRAMES);
+            let whole = QueensWork::constellations_within(&plan, 4, shard, SHALLOW_FRAMES);
+            let mut lazy = LazyCut::new(&plan, 4, shard, SHALLOW_FRAMES);
+            let estimate = lazy.estimate(&plan);
+            if lazy.starts.len() <= LazyCut::SAMPLED {
+                assert_eq!(estimate, planned.nodes(), "N={n}: every start sampled");
+            } else {
+                let ratio = estimate as f64 / planned.nodes() as f64;
+                assert!(
+                    (0.8..1.25).contains(&ratio),
+                    "N={n}: estimate {estimate} of {}",
+                    planned.nodes()
+                );
+            }
+            // Parts of at least `most` nodes where the starts last, a start's nodes never split.
+            let (mut nodes, mut parts, mut deepest) = (Vec::new(), 0, None);
+            while let Some((made, part_deepest)) = lazy.next_part(&plan, most) {
+                parts += 1;
+                deepest = deepest.max(part_deepest);
+                nodes.extend(made);
+            }
+            assert!(parts > 2, "N={n}: {parts} parts");
+            assert_eq!(nodes, whole.nodes, "N={n}");
+            assert_eq!(deepest, Some(whole.row), "N={n}");
+            assert!(lazy.next_part(&plan, most).is_none());
+        }
     }
 
     #[test]
