@@ -24,13 +24,18 @@ pub fn symmetric_request(n: u32) -> String {
     format!("Q {n}")
 }
 
-/// Answers a request (the worker's side).
+/// Answers a request (the worker's side). Every word after `Q` must be a number: a request with any other word
+/// is refused rather than read as the request its numbers alone would make (`Q 8 x 31` is not `Q 8 31`, and text
+/// that is not a request at all is not a count of N = 31 that would take hours).
 pub fn serve(request: &str) -> String {
-    let fields: Vec<i64> = request
-        .split_whitespace()
-        .skip(1)
-        .filter_map(|f| f.parse().ok())
-        .collect();
+    let mut words = request.split_whitespace();
+    let fields: Option<Vec<i64>> = match words.next() {
+        Some("Q") => words.map(|word| word.parse().ok()).collect(),
+        _ => None,
+    };
+    let Some(fields) = fields else {
+        return format!("E not a Queens request: {request:?}");
+    };
     if let [n] = fields[..] {
         return match check_n(n) {
             Ok(n) => {
@@ -108,6 +113,13 @@ mod tests {
             "Q 8 3 5 2",
             "Q 8 3 0 0",
             "Q a b c d",
+            // Words that are not numbers make no request of the numbers left (each of these would have been a
+            // count of N = 31 or a shard of it, hours of work).
+            "Q x 31",
+            "Q 31 x",
+            "Q 31 3 0 1 x",
+            "hello 31",
+            "Qx 31 3 0 1",
         ] {
             let reply = serve(bad);
             assert!(reply.starts_with("E "), "{bad:?} → {reply}");
