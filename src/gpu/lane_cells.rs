@@ -260,7 +260,7 @@ mod tests {
         assert!(wgsl.contains("var<private> open_cells: array<u32, 20>"));
         assert!(wgsl.contains("var<private> used: array<u32, 75>"));
         // A result's solution follows its head (the driver's shader names the words).
-        let driver = include_str!("../../shaders/sudoku_driver.wgsl");
+        let driver = super::super::lanes::DRIVER_WGSL;
         assert!(driver.contains(&format!("const SOLUTION: u32 = {RESULT_HEAD}u;")));
         let large = layout("5x5".parse().unwrap());
         assert_eq!(

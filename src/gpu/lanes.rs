@@ -33,7 +33,7 @@ use plan::{AdapterKind, LonePlan, Plan, plan};
 
 /// What every lane kernel's shader shares with this driver and the other kernels: the parameters, the control
 /// block, a result's flags and words, the common bindings and `publish`.
-const DRIVER_WGSL: &str = include_str!("../../shaders/sudoku_driver.wgsl");
+pub(crate) const DRIVER_WGSL: &str = include_str!("../../shaders/sudoku_driver.wgsl");
 
 /// A lane kernel's shader: [`DRIVER_WGSL`], then the kernel's own files in order.
 pub(crate) fn driver_shader(

@@ -81,43 +81,39 @@ impl QueensKernel {
         shard: Shard,
         config: QueensConfig,
     ) -> (u32, CutPlan) {
-        // The plan of the last row the choice of row looked at, kept: usually the row chosen.
-        let last = RefCell::new(None);
-        let (row, _) = self.cut(ctx, plan.n, config, 1, false, &|row| {
-            let cut = CutPlan::new(plan, row, shard, SHALLOW_FRAMES);
-            let nodes = cut.nodes();
-            last.replace(Some((row, cut)));
-            nodes
-        });
-        let cut = match last.into_inner() {
-            Some((planned, cut)) if planned == row => cut,
-            _ => CutPlan::new(plan, row, shard, SHALLOW_FRAMES),
-        };
+        let (row, cut, _) = self.choose_cut(
+            ctx,
+            plan,
+            config,
+            |row| CutPlan::new(plan, row, shard, SHALLOW_FRAMES),
+            CutPlan::nodes,
+        );
         (row, cut)
     }
 
-    /// The row to cut the shard's constellations of `plan` at for the shallow kernel (as
-    /// [`QueensKernel::cut`] chooses it from estimates), that cut ready to be made part by part, and the
-    /// estimate of its nodes.
-    fn plan_lazy_cut(
+    /// The row [`QueensKernel::cut`] chooses for `plan`'s constellations, the cut `make` plans at that row and
+    /// its nodes as `nodes` counts (or estimates) them. The cut of the last row looked at is kept: usually the
+    /// row chosen.
+    fn choose_cut<C>(
         &self,
         ctx: &GpuContext,
         plan: &Plan,
-        shard: Shard,
         config: QueensConfig,
-    ) -> (u32, LazyCut, usize) {
+        make: impl Fn(u32) -> C,
+        nodes: impl Fn(&C) -> usize,
+    ) -> (u32, C, usize) {
         let last = RefCell::new(None);
-        let (row, estimate) = self.cut(ctx, plan.n, config, 1, false, &|row| {
-            let cut = LazyCut::new(plan, row, shard, SHALLOW_FRAMES);
-            let estimate = cut.estimate(plan);
+        let (row, counted) = self.cut(ctx, plan.n, config, 1, false, &|row| {
+            let cut = make(row);
+            let counted = nodes(&cut);
             last.replace(Some((row, cut)));
-            estimate
+            counted
         });
         let cut = match last.into_inner() {
             Some((planned, cut)) if planned == row => cut,
-            _ => LazyCut::new(plan, row, shard, SHALLOW_FRAMES),
+            _ => make(row),
         };
-        (row, cut, estimate)
+        (row, cut, counted)
     }
 
     /// The weighted solutions below the shard's constellations of `plan`, cut for the shallow kernel and made
@@ -171,7 +167,13 @@ impl QueensKernel {
                 (counted, deepest, row)
             }
             Making::OnDemand => {
-                let (row, mut cut, estimate) = self.plan_lazy_cut(ctx, &plan, shard, config);
+                let (row, mut cut, estimate) = self.choose_cut(
+                    ctx,
+                    &plan,
+                    config,
+                    |row| LazyCut::new(&plan, row, shard, SHALLOW_FRAMES),
+                    |cut| cut.estimate(&plan),
+                );
                 stats.cut_seconds = started.elapsed().as_secs_f64();
                 let work = QueensWork {
                     row,
@@ -199,7 +201,6 @@ impl QueensKernel {
                         &mut shown,
                     )
                     .await;
-                drop(more);
                 stats.nodes = made.get() as u64;
                 (counted, deepest.get(), row)
             }

@@ -95,7 +95,7 @@ mod tests {
         assert!(wgsl.contains("var<workgroup> cell: array<u32, 625>"));
         assert!(wgsl.contains("var<workgroup> used: array<atomic<u32>, 75>"));
         // A result's solution follows its head (the driver's shader names the words).
-        let driver = include_str!("../../shaders/sudoku_driver.wgsl");
+        let driver = super::super::lanes::DRIVER_WGSL;
         assert!(driver.contains(&format!("const SOLUTION: u32 = {RESULT_HEAD}u;")));
         // The segment arrays hold the most segments of any shape (2×12 and 12×2: 24 × 14).
         let most = (2..=25)
