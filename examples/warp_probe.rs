@@ -1,0 +1,498 @@
+//! A probe for the one-hard-puzzle bar (docs/benchmarks.md, "One puzzle searched by many warps"): one 9×9 puzzle
+//! searched by W warps that share branches (`examples/warp_probe.wgsl`), timed inside one dispatch that solves it
+//! `REPS` times, beside the CPU engine on one thread. No part of Forkboard uses it.
+//!
+//! `cargo run --release --example warp_probe -- FILE LINE[,LINE…] WARPS[,WARPS…] REPS` needs a GPU whose
+//! subgroups are 32 wide (lavapipe's are 8); `… -- FILE model [LINE,…]` runs the kernel's search on the CPU
+//! instead, one warp depth first, over every puzzle of FILE: whether every answer is right, the guesses and sweeps
+//! it takes, and how many sweeps lie on the path to the solution (what a search shared by unboundedly many warps
+//! would wait for).
+use forkboard::sudoku::format::{ReadOptions, Reader};
+use forkboard::sudoku::{Grid, Solver};
+use std::time::Instant;
+
+/// Queue slots of 64 words: never reused within a dispatch (`REPS` × pushes a solve must stay below).
+const SLOTS: u64 = 1 << 19;
+/// The control words the host reads (each on a cache line of its own: word 32k is number k).
+const TAIL: usize = 32;
+const GUESSES: usize = 192;
+const PUSHED: usize = 256;
+const SWEEPS: usize = 288;
+const OUT: usize = 512;
+
+/// A board as the kernel's 27 lanes hold it: lane 3d + b has digit d's open (`w`) and placed (`f`) cells of band b.
+type Lanes = [u32; 27];
+
+/// The kernel's start: givens placed, every other cell open to every digit.
+fn start_of(p: &Grid) -> (Lanes, Lanes) {
+    let (mut w, mut f) = ([0u32; 27], [0u32; 27]);
+    let mut given = [0u32; 3];
+    for r in 0..9 {
+        for c in 0..9 {
+            let v = p.get(r, c) as usize;
+            if v != 0 {
+                let bit = 1 << (9 * (r % 3) + c);
+                given[r / 3] |= bit;
+                f[(v - 1) * 3 + r / 3] |= bit;
+            }
+        }
+    }
+    for (l, (w, f)) in w.iter_mut().zip(&f).enumerate() {
+        *w = (0x7ff_ffff & !given[l % 3]) | f;
+    }
+    (w, f)
+}
+
+/// Whether the placed words `f` spell `expect`.
+fn spells(f: &Lanes, expect: &Grid) -> bool {
+    f.iter().enumerate().all(|(l, &word)| {
+        let (d, b) = (l / 3, l % 3);
+        word.count_ones() == 3
+            && (0..27)
+                .filter(|bit| word >> bit & 1 == 1)
+                .all(|bit| expect.get(b * 3 + bit / 9, bit % 9) as usize == d + 1)
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "FILE LINE[,LINE…] WARPS[,WARPS…] REPS, or FILE model";
+    let bytes = std::fs::read(args.get(1).expect(usage)).expect("a readable file");
+    let puzzles: Vec<Grid> = Reader::new(&bytes[..], ReadOptions::default())
+        .map(|r| r.puzzle.expect("a puzzle on every line"))
+        .collect();
+    let numbers = |i: usize| -> Vec<u32> {
+        let arg = args.get(i).expect(usage);
+        arg.split(',').map(|x| x.parse().expect(usage)).collect()
+    };
+    if args.get(2).map(String::as_str) == Some("model") {
+        model_all(
+            &puzzles,
+            &if args.len() > 3 {
+                numbers(3)
+            } else {
+                Vec::new()
+            },
+        );
+        return;
+    }
+    let (lines, warps, reps) = (numbers(2), numbers(3), numbers(4)[0]);
+    Probe::new().run(&puzzles, &lines, &warps, reps.max(2));
+}
+
+/// The kernel's search on the CPU over `puzzles`, one warp depth first: the totals, then `lines` (or the ten
+/// puzzles that take the most sweeps).
+fn model_all(puzzles: &[Grid], lines: &[u32]) {
+    let mut solver = Solver::new();
+    let mut wrong = 0;
+    let runs: Vec<model::Run> = puzzles
+        .iter()
+        .map(|p| {
+            let (w, f) = start_of(p);
+            let run = model::solve(w, f);
+            let expect = solver.solve(p, 1).solution;
+            if run
+                .solution
+                .zip(expect)
+                .is_none_or(|(s, e)| !spells(&s, &e))
+            {
+                wrong += 1;
+            }
+            run
+        })
+        .collect();
+    let n = puzzles.len() as f64;
+    let total = |of: fn(&model::Run) -> u64| runs.iter().map(of).sum::<u64>() as f64 / n;
+    println!(
+        "{} puzzles, {wrong} wrong; {:.1} guesses, {:.1} sweeps a puzzle; on the solution's path {:.1} sweeps",
+        puzzles.len(),
+        total(|r| r.guesses),
+        total(|r| r.sweeps),
+        total(|r| r.path.0)
+    );
+    let mut shown: Vec<usize> = lines.iter().map(|&l| l as usize - 1).collect();
+    if shown.is_empty() {
+        shown = (0..runs.len()).collect();
+        shown.sort_by_key(|&i| std::cmp::Reverse(runs[i].sweeps));
+        shown.truncate(10);
+    }
+    for i in shown {
+        let run = &runs[i];
+        println!(
+            "line {}: {} guesses, {} sweeps; on the solution's path {} sweeps, {} of its branches handed on",
+            i + 1,
+            run.guesses,
+            run.sweeps,
+            run.path.0,
+            run.path.1
+        );
+    }
+}
+
+/// The kernel and its buffers.
+struct Probe {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    bind: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    start: wgpu::Buffer,
+    slots: wgpu::Buffer,
+    ctl: wgpu::Buffer,
+    out: wgpu::Buffer,
+    back: wgpu::Buffer,
+}
+
+impl Probe {
+    fn new() -> Self {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        }))
+        .expect("a GPU");
+        let info = adapter.get_info();
+        assert!(
+            info.subgroup_min_size == 32 && info.subgroup_max_size == 32,
+            "{}: subgroups of {}..{} invocations; the probe needs 32",
+            info.name,
+            info.subgroup_min_size,
+            info.subgroup_max_size
+        );
+        println!("{}", info.name);
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: None,
+            required_features: wgpu::Features::SUBGROUP,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .expect("a device with subgroups");
+        // SAFETY: a throw-away probe; its indices are in range for the buffers below (lanes < 32, slots < SLOTS,
+        // stack levels < 64), and its spin loops end once the solve is done (the host stops it otherwise).
+        let module = unsafe {
+            device.create_shader_module_trusted(
+                wgpu::ShaderModuleDescriptor {
+                    label: None,
+                    source: wgpu::ShaderSource::Wgsl(include_str!("warp_probe.wgsl").into()),
+                },
+                wgpu::ShaderRuntimeChecks::unchecked(),
+            )
+        };
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: None,
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        use wgpu::BufferUsages as U;
+        let buffer = |size: u64, usage: U| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let params = buffer(16, U::UNIFORM | U::COPY_DST);
+        let start = buffer(256, U::STORAGE | U::COPY_DST);
+        let slots = buffer(SLOTS * 256, U::STORAGE | U::COPY_DST);
+        let ctl = buffer(2048, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        let out = buffer(128, U::STORAGE | U::COPY_SRC);
+        let back = buffer(2048 + 128, U::MAP_READ | U::COPY_DST);
+        fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: buffer.as_entire_binding(),
+            }
+        }
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                entry(0, &params),
+                entry(1, &start),
+                entry(2, &slots),
+                entry(4, &ctl),
+                entry(5, &out),
+            ],
+        });
+        Self {
+            device,
+            queue,
+            pipeline,
+            bind,
+            params,
+            start,
+            slots,
+            ctl,
+            out,
+            back,
+        }
+    }
+
+    /// One dispatch solving the puzzle in `start` `reps` times with `warps` warps: its seconds, from submission
+    /// to the read-back in hand, and the control words followed by the solution.
+    fn dispatch(&self, warps: u32, reps: u32) -> (f64, Vec<u32>) {
+        let q = &self.queue;
+        q.write_buffer(&self.params, 0, bytemuck::cast_slice(&[warps, reps, 0, 0]));
+        let mut ctl = vec![0u32; 512];
+        ctl[64] = warps - 1;
+        q.write_buffer(&self.ctl, 0, bytemuck::cast_slice(&ctl));
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.clear_buffer(&self.slots, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind, &[]);
+            pass.dispatch_workgroups(warps, 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(&self.ctl, 0, &self.back, 0, 2048);
+        encoder.copy_buffer_to_buffer(&self.out, 0, &self.back, 2048, 128);
+        let started = Instant::now();
+        q.submit([encoder.finish()]);
+        self.back.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("the dispatch ends");
+        let seconds = started.elapsed().as_secs_f64();
+        let words = bytemuck::cast_slice(&self.back.slice(..).get_mapped_range().unwrap()).to_vec();
+        self.back.unmap();
+        (seconds, words)
+    }
+
+    /// The table: for each line, the CPU engine's median time and, for each warp count, the time a solve takes
+    /// on the GPU (the difference between dispatches of `reps` solves and of one, over `reps` − 1).
+    fn run(&self, puzzles: &[Grid], lines: &[u32], warps: &[u32], reps: u32) {
+        println!(
+            "line | CPU engine µs (median) | its guesses | warps | µs a solve | a dispatch of one solve µs | \
+             guesses a solve | pushed a solve | sweeps a warp a solve | right"
+        );
+        for &line in lines {
+            let p = &puzzles[line as usize - 1];
+            let mut solver = Solver::new();
+            let expect = solver.solve(p, 1).solution.expect("a solvable puzzle");
+            let mut times: Vec<f64> = (0..3000)
+                .map(|_| {
+                    let started = Instant::now();
+                    solver.solve(p, 1);
+                    started.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let cpu = times[times.len() / 2];
+            let cpu_guesses = solver.solve(p, 1).guesses;
+            let (w, f) = start_of(p);
+            let start: Vec<[u32; 2]> = (0..32)
+                .map(|l| if l < 27 { [w[l], f[l]] } else { [0, 0] })
+                .collect();
+            self.queue
+                .write_buffer(&self.start, 0, bytemuck::cast_slice(&start));
+            for &warps in warps {
+                // Half a second of work first, so that the clocks are up (an idle H200 sits at 345 MHz).
+                let started = Instant::now();
+                while started.elapsed().as_secs_f64() < 0.5 {
+                    self.dispatch(warps, reps);
+                }
+                let (mut one, mut many, mut words) = (Vec::new(), Vec::new(), Vec::new());
+                for _ in 0..5 {
+                    one.push(self.dispatch(warps, 1).0);
+                    let (seconds, w) = self.dispatch(warps, reps);
+                    many.push(seconds);
+                    words = w;
+                }
+                one.sort_by(f64::total_cmp);
+                many.sort_by(f64::total_cmp);
+                assert!(u64::from(words[TAIL]) < SLOTS, "the queue's slots ran out");
+                let mut solution = [0u32; 27];
+                solution.copy_from_slice(&words[OUT..OUT + 27]);
+                let per = f64::from(reps);
+                println!(
+                    "{line} | {cpu:.1} | {cpu_guesses} | {warps} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {}",
+                    (many[2] - one[2]) / (per - 1.0) * 1e6,
+                    one[2] * 1e6,
+                    f64::from(words[GUESSES]) / per,
+                    f64::from(words[PUSHED]) / per,
+                    f64::from(words[SWEEPS]) / per / f64::from(warps),
+                    spells(&solution, &expect)
+                );
+            }
+        }
+    }
+}
+
+/// The kernel's search on the CPU: the same sweeps and guesses, one warp, depth first.
+mod model {
+    use super::Lanes;
+
+    const FULL: u32 = 0x7ff_ffff;
+    const BOX0: u32 = 0x1c_0e07;
+    const ROW0: u32 = 0x1ff;
+
+    fn fold(x: u32) -> u32 {
+        (x | x >> 9 | x >> 18) & ROW0
+    }
+
+    fn spread(m: u32) -> u32 {
+        m | m << 9 | m << 18
+    }
+
+    /// Columns with exactly one cell of a band word.
+    fn one(x: u32) -> u32 {
+        let (a, b, c) = (x & ROW0, (x >> 9) & ROW0, (x >> 18) & ROW0);
+        (a ^ b ^ c) & !(a & b & c)
+    }
+
+    /// The units (rows, boxes, columns) of a band word that hold a cell of `f`.
+    fn units_of(f: u32) -> u32 {
+        (0..3).fold(spread(fold(f)), |p, i| {
+            let (row, bx) = (ROW0 << (9 * i), BOX0 << (3 * i));
+            p | if f & row != 0 { row } else { 0 } | if f & bx != 0 { bx } else { 0 }
+        })
+    }
+
+    /// Whether a digit's placed cells in one band clash among themselves or with its other bands' (`others`).
+    fn clashes(f: u32, others: u32) -> bool {
+        fold(f).count_ones() != f.count_ones()
+            || fold(f) & fold(others) != 0
+            || (0..3).any(|i| {
+                (f & (ROW0 << (9 * i))).count_ones() > 1 || (f & (BOX0 << (3 * i))).count_ones() > 1
+            })
+    }
+
+    /// What a sweep found.
+    #[derive(PartialEq)]
+    enum Swept {
+        Same,
+        Changed,
+        Dead,
+    }
+
+    /// One sweep of every lane, as `sweep` in the shader.
+    fn sweep(w: &mut Lanes, f: &mut Lanes) -> Swept {
+        let (w0, f0) = (*w, *f);
+        let other_bands = |l: usize, words: &Lanes| {
+            let (d, b) = (l / 3, l % 3);
+            (words[d * 3 + (b + 1) % 3], words[d * 3 + (b + 2) % 3])
+        };
+        let mut dead = false;
+        let mut x = [0u32; 27];
+        for (l, x) in x.iter_mut().enumerate() {
+            let (d, b) = (l / 3, l % 3);
+            let taken = (0..9).filter(|&k| k != d).fold(0, |t, k| t | f0[k * 3 + b]);
+            let (f1, f2) = other_bands(l, &f0);
+            *x = w0[l] & !taken & !(units_of(f0[l]) & !f0[l]) & !spread(fold(f1 | f2));
+            dead |= f0[l] & !*x != 0 || clashes(f0[l], f1 | f2);
+        }
+        let mut changed = false;
+        for l in 0..27 {
+            let b = l % 3;
+            let (any, two) = (0..9).fold((0, 0), |(any, two), k| {
+                let v = x[k * 3 + b];
+                (any | v, two | (any & v))
+            });
+            let mine = x[l];
+            dead |= any != FULL;
+            let mut single = mine & !two;
+            for i in 0..3 {
+                for unit in [mine & (ROW0 << (9 * i)), mine & (BOX0 << (3 * i))] {
+                    dead |= unit == 0;
+                    if unit.count_ones() == 1 {
+                        single |= unit;
+                    }
+                }
+            }
+            let (x1, x2) = other_bands(l, &x);
+            dead |= (fold(mine) | fold(x1) | fold(x2)) != ROW0;
+            single |= mine & spread(one(mine) & !fold(x1) & !fold(x2));
+            let placed = single & !f0[l];
+            changed |= placed != 0 || mine != w0[l];
+            w[l] = mine;
+            f[l] = f0[l] | placed;
+        }
+        match (dead, changed) {
+            (true, _) => Swept::Dead,
+            (false, true) => Swept::Changed,
+            (false, false) => Swept::Same,
+        }
+    }
+
+    /// A depth-first search's result.
+    pub struct Run {
+        /// The placed words of the first solution.
+        pub solution: Option<Lanes>,
+        /// Guesses made.
+        pub guesses: u64,
+        /// Sweeps made.
+        pub sweeps: u64,
+        /// Sweeps on the path from the start to the first solution, and how many of that path's branches were
+        /// the ones a warp hands on (the second of each guess).
+        pub path: (u64, u64),
+    }
+
+    /// The kernel's search, one warp, depth first: guesses on the row or box of a digit with the fewest places,
+    /// the branch that places the digit first.
+    pub fn solve(mut w: Lanes, mut f: Lanes) -> Run {
+        let mut stack = Vec::new();
+        let (mut guesses, mut sweeps) = (0, 0);
+        let mut path = (0, 0);
+        loop {
+            let swept = loop {
+                sweeps += 1;
+                path.0 += 1;
+                match sweep(&mut w, &mut f) {
+                    Swept::Changed => {}
+                    other => break other,
+                }
+            };
+            if swept == Swept::Same && f.iter().all(|x| x.count_ones() == 3) {
+                return Run {
+                    solution: Some(f),
+                    guesses,
+                    sweeps,
+                    path,
+                };
+            }
+            if swept == Swept::Same {
+                let mut key = u32::MAX;
+                for (l, (&wl, &fl)) in (0u32..).zip(w.iter().zip(&f)) {
+                    for i in 0..3 {
+                        for (kind, unit) in [(0, ROW0 << (9 * i)), (4, BOX0 << (3 * i))] {
+                            if wl & unit & fl == 0 && wl & unit != 0 {
+                                key = key.min((wl & unit).count_ones() << 10 | l << 3 | kind | i);
+                            }
+                        }
+                    }
+                }
+                let who = ((key >> 3) & 31) as usize;
+                let i = key & 3;
+                let unit = if key & 4 != 0 {
+                    BOX0 << (3 * i)
+                } else {
+                    ROW0 << (9 * i)
+                };
+                let cells = w[who] & unit;
+                let first = cells & cells.wrapping_neg();
+                let mut other = w;
+                other[who] &= !first;
+                stack.push((other, f, (path.0, path.1 + 1)));
+                f[who] |= first;
+                guesses += 1;
+                continue;
+            }
+            match stack.pop() {
+                Some((other, placed, at)) => (w, f, path) = (other, placed, at),
+                None => {
+                    return Run {
+                        solution: None,
+                        guesses,
+                        sweeps,
+                        path,
+                    };
+                }
+            }
+        }
+    }
+}
