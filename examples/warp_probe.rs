@@ -168,8 +168,9 @@ impl Probe {
             ..Default::default()
         }))
         .expect("a device with subgroups");
-        // SAFETY: a throw-away probe; its indices are in range for the buffers below (lanes < 32, slots < SLOTS,
-        // stack levels < 64), and its spin loops end once the solve is done (the host stops it otherwise).
+        // SAFETY: the shader's indices are in range for the buffers below (lanes < 32, slots < SLOTS, stack levels
+        // < 64). Its spin loops end once the solve is done and every warp has met; a bug there would hang the GPU
+        // until the process is killed, so run the probe under `timeout`.
         let module = unsafe {
             device.create_shader_module_trusted(
                 wgpu::ShaderModuleDescriptor {
