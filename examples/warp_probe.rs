@@ -3,7 +3,8 @@
 //! `REPS` times, beside the CPU engine on one thread. No part of Forkboard uses it.
 //!
 //! `cargo run --release --example warp_probe -- FILE LINE[,LINE…] WARPS[,WARPS…] REPS` needs a GPU whose
-//! subgroups are 32 wide (lavapipe's are 8); `… -- FILE model [LINE,…]` runs the kernel's search on the CPU
+//! subgroups are 32 wide (lavapipe's are 8), at most 128 warps, and puzzles with a solution (`WARP_PROBE_WGSL=PATH`
+//! runs a variant of the shader); `… -- FILE model [LINE,…]` runs the kernel's search on the CPU
 //! instead, one warp depth first, over every puzzle of FILE: whether every answer is right, the guesses and sweeps
 //! it takes, and how many sweeps lie on the path to the solution (what a search shared by unboundedly many warps
 //! would wait for).
@@ -11,10 +12,9 @@ use forkboard::sudoku::format::{ReadOptions, Reader};
 use forkboard::sudoku::{Grid, Solver};
 use std::time::Instant;
 
-/// Queue slots of 64 words: never reused within a dispatch (`REPS` × pushes a solve must stay below).
+/// The slots buffer's 64-word slots: the warps' outboxes (64 slots each), then their counts at word 2^24.
 const SLOTS: u64 = 1 << 19;
 /// The control words the host reads (each on a cache line of its own: word 32k is number k).
-const TAIL: usize = 32;
 const GUESSES: usize = 192;
 const PUSHED: usize = 256;
 const SWEEPS: usize = 288;
@@ -175,7 +175,12 @@ impl Probe {
             device.create_shader_module_trusted(
                 wgpu::ShaderModuleDescriptor {
                     label: None,
-                    source: wgpu::ShaderSource::Wgsl(include_str!("warp_probe.wgsl").into()),
+                    source: wgpu::ShaderSource::Wgsl(match std::env::var("WARP_PROBE_WGSL") {
+                        Ok(path) => std::fs::read_to_string(path)
+                            .expect("WARP_PROBE_WGSL readable")
+                            .into(),
+                        Err(_) => include_str!("warp_probe.wgsl").into(),
+                    }),
                 },
                 wgpu::ShaderRuntimeChecks::unchecked(),
             )
@@ -306,7 +311,6 @@ impl Probe {
                 }
                 one.sort_by(f64::total_cmp);
                 many.sort_by(f64::total_cmp);
-                assert!(u64::from(words[TAIL]) < SLOTS, "the queue's slots ran out");
                 let mut solution = [0u32; 27];
                 solution.copy_from_slice(&words[OUT..OUT + 27]);
                 let per = f64::from(reps);

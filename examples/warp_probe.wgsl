@@ -5,18 +5,22 @@
 // digit d = L / 3 in band b = L % 3: `w`, the band's cells where d may go (bit 9r + c), and `f`, those where it is
 // placed. Lanes 27..31 hold nothing but take part in every subgroup operation. A warp propagates by shuffles
 // (`sweep`: naked and hidden singles, every unit and cell checked), guesses on the row or box of a digit with
-// the fewest places, keeps the branch that places the digit and hands the other to an idle warp through a global
-// queue, or keeps it on its own stack when no warp is idle. The same puzzle is solved `reps` times in one dispatch,
-// the warps meeting between repetitions, so that the time a solve takes can be read without a submission's.
+// the fewest places, keeps the branch that places the digit and, when a warp is idle, puts the other in its own
+// outbox (a ring of slots in global memory: stores only, no atomic that it waits on), else on its own stack. An
+// idle warp's 32 lanes look at 32 warps' outboxes at once and take a board from one with a compare-and-swap.
+// The same puzzle is solved `reps` times in one dispatch, the warps meeting between repetitions, so that the time
+// a solve takes can be read without a submission's. The puzzle must have a solution: nothing here notices that
+// every warp is idle with no board left.
 //
-// Queue slots are never reused within a dispatch: each word is stored with bit 31 set, so a warp that took a slot
-// waits until all of its words have arrived (WGSL's atomics are relaxed, so nothing else orders them).
+// A slot's words carry (index % 31 + 1) << 27, so a warp that took a slot waits until all of its words are the
+// ones stored for that index (WGSL's atomics are relaxed, so nothing else orders them).
 
 struct Params { warps: u32, reps: u32, pad: vec2<u32> }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> start: array<vec2<u32>, 32>;
+// The outboxes' slots (64 words each), then each warp's counts of boards handed over and taken (`PUB`, `TOOK`).
 @group(0) @binding(2) var<storage, read_write> queue: array<atomic<u32>>;
-// Word 32k: 0 head, 1 tail, 2 idle, 3 done (tag), 4 arrived, 5 go (tag), 6 guesses, 7 winner (tag), 8 pushed,
+// Word 32k: 2 idle warps, 3 done (tag), 4 arrived, 5 go (tag), 6 guesses, 7 winner (tag), 8 handed over,
 // 9 passes (each on a cache line of its own).
 @group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>, 512>;
 @group(0) @binding(5) var<storage, read_write> out: array<u32, 32>;
@@ -25,6 +29,11 @@ const FULL: u32 = 0x7ffffffu;
 const BOX0: u32 = 0x1c0e07u;
 const DEPTH: u32 = 64u;
 const BACKOFF: u32 = 64u;
+// Each warp's outbox: RING slots from slot wid × RING; `published` counts its boards handed over (also in
+// queue[PUB + 64 wid]), queue[TOOK + 64 wid] those taken. A slot's words carry (index % 31 + 1) << 27.
+const RING: u32 = 64u;
+const PUB: u32 = 16777216u;
+const TOOK: u32 = 16777248u;
 var<workgroup> stack: array<vec2<u32>, 2048>;
 
 fn fold(x: u32) -> u32 { return (x | (x >> 9u) | (x >> 18u)) & 0x1ffu; }
@@ -51,6 +60,8 @@ var<private> d: u32;
 var<private> b: u32;
 var<private> live: bool;
 var<private> sweeps: u32;
+var<private> published: u32;
+var<private> scan: u32;
 var<private> guesses: u32;
 
 // One pass; returns 0 no change, 1 changed, 2 dead.
@@ -150,35 +161,44 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
         }
         loop {
             if !searching {
-                // Idle: take a board from the queue, or leave when the puzzle is done.
-                var got = 0xffffffffu;
-                var finished = false;
-                if me == 0u {
-                    finished = atomicLoad(&ctl[96u]) == tag;
-                    let h = atomicLoad(&ctl[0u]);
-                    if !finished && h < atomicLoad(&ctl[32u]) {
-                        if atomicCompareExchangeWeak(&ctl[0u], h, h + 1u).exchanged {
-                            got = h;
-                            atomicSub(&ctl[64u], 1u);
-                        }
-                    }
+                // Idle: take a board from a warp's outbox (lane i looks at warp wid + i + 32k), or leave when
+                // the puzzle is done.
+                var finished = 0u;
+                if me == 0u { finished = select(0u, 1u, atomicLoad(&ctl[96u]) == tag); }
+                if subgroupBroadcast(finished, 0u) == 1u { break; }
+                let victim = (wid + me + 32u * scan) % warps;
+                scan += 1u;
+                let looks = me < warps;
+                var p = 0u;
+                var t = 0u;
+                if looks {
+                    p = atomicLoad(&queue[PUB + victim * 64u]);
+                    t = atomicLoad(&queue[TOOK + victim * 64u]);
                 }
-                if subgroupBroadcast(select(0u, 1u, finished), 0u) == 1u { break; }
-                got = subgroupBroadcast(got, 0u);
-                if got == 0xffffffffu {
-                    // Back off a little before asking again, so that idle warps do not crowd the queue's words.
+                let offer = subgroupBallot(looks && p > t).x;
+                if offer == 0u {
                     var spin = me + 1u;
                     for (var i = 0u; i < BACKOFF; i++) { spin = spin * 1664525u + 1013904223u; }
                     if spin == 0xdeadbeefu { out[31] = spin; }
                     continue;
                 }
-                // Each word carries bit 31 once written (slots are never reused within a dispatch).
+                let chosen = firstTrailingBit(offer);
+                var won = 0u;
+                if me == chosen {
+                    won = select(0u, 1u, atomicCompareExchangeWeak(&queue[TOOK + victim * 64u], t, t + 1u).exchanged);
+                }
+                if subgroupShuffle(won, chosen) == 0u { continue; }
+                let owner = subgroupShuffle(victim, chosen);
+                let index = subgroupShuffle(t, chosen);
+                if me == 0u { atomicSub(&ctl[64u], 1u); }
+                let got = owner * RING + index % RING;
+                let mark = (index % 31u + 1u) << 27u;
                 var a = 0u;
                 var c = 0u;
                 loop {
                     a = atomicLoad(&queue[got * 64u + 2u * me]);
                     c = atomicLoad(&queue[got * 64u + 2u * me + 1u]);
-                    if (a & c & 0x80000000u) != 0u { break; }
+                    if (a & 0xf8000000u) == mark && (c & 0xf8000000u) == mark { break; }
                 }
                 w = a & FULL;
                 f = c & FULL;
@@ -188,9 +208,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
             // Read now, used at the guess: the loads' latency hides behind the sweeps.
             var seen_idle = 0u;
             var seen_done = 0u;
+            var seen_took = 0u;
             if me == 0u {
                 seen_idle = atomicLoad(&ctl[64u]);
                 seen_done = atomicLoad(&ctl[96u]);
+                seen_took = atomicLoad(&queue[TOOK + wid * 64u]);
             }
             var s = settle();
             if s == 0u {
@@ -217,30 +239,28 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
                 let mine = me == who;
                 // The other branch: x0 taken out of the chosen digit's unit.
                 let bw = select(w, w & ~x0, mine);
-                var idle = 0u;
-                var slot = 0u;
                 guesses += 1u;
-                var stop = 0u;
-                if me == 0u {
-                    idle = seen_idle;
-                    stop = select(0u, 1u, seen_done == tag);
-                    if idle > 0u || depth >= DEPTH {
-                        slot = atomicAdd(&ctl[32u], 1u);
+                let stop = subgroupBroadcast(select(0u, 1u, seen_done == tag), 0u);
+                // Hand the other branch over when a warp is idle and the outbox has room: stores only.
+                let give = subgroupBroadcast(select(0u, 1u, (seen_idle > 0u && published - seen_took < RING)
+                    || depth >= DEPTH), 0u) == 1u;
+                if give {
+                    let slot = wid * RING + published % RING;
+                    let mark = (published % 31u + 1u) << 27u;
+                    atomicStore(&queue[slot * 64u + 2u * me], bw | mark);
+                    atomicStore(&queue[slot * 64u + 2u * me + 1u], f | mark);
+                    published += 1u;
+                    if me == 0u {
+                        atomicStore(&queue[PUB + wid * 64u], published);
+                        atomicAdd(&ctl[256u], 1u);
                     }
-                }
-                idle = subgroupBroadcast(idle, 0u);
-                slot = subgroupBroadcast(slot, 0u);
-                if idle > 0u || depth >= DEPTH {
-                    atomicStore(&queue[slot * 64u + 2u * me], bw | 0x80000000u);
-                    atomicStore(&queue[slot * 64u + 2u * me + 1u], f | 0x80000000u);
-                    if me == 0u { atomicAdd(&ctl[256u], 1u); }
                 } else {
                     stack[depth * 32u + me] = vec2<u32>(bw, f);
                     depth += 1u;
                 }
                 f = select(f, f | x0, mine);
                 // Stop if another warp has finished.
-                if subgroupBroadcast(stop, 0u) == 1u { break; }
+                if stop == 1u { break; }
                 continue;
             }
             if s == 1u {
@@ -263,16 +283,13 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
             } else {
                 searching = false;
                 if me == 0u {
-                    let before = atomicAdd(&ctl[64u], 1u);
-                    // Everyone idle and nothing queued: no solution.
-                    if before + 1u == warps && atomicLoad(&ctl[0u]) == atomicLoad(&ctl[32u]) {
-                        atomicStore(&ctl[96u], tag);
-                    }
+                    atomicAdd(&ctl[64u], 1u);
                 }
             }
         }
-        // Meet: warp 0 resets the queue and the idle count, then lets everyone on.
+        // Meet: each warp's outbox emptied, then warp 0 resets the idle count and lets everyone on.
         if me == 0u {
+            atomicStore(&queue[TOOK + wid * 64u], published);
             atomicAdd(&ctl[192u], guesses);
             atomicAdd(&ctl[288u], sweeps);
             guesses = 0u;
@@ -280,7 +297,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
             atomicAdd(&ctl[128u], 1u);
             if wid == 0u {
                 while atomicLoad(&ctl[128u]) < warps * tag {}
-                atomicStore(&ctl[0u], atomicLoad(&ctl[32u]));
                 atomicStore(&ctl[64u], warps - 1u);
                 atomicStore(&ctl[160u], tag);
             } else {
