@@ -1,13 +1,20 @@
 //! A probe for the one-hard-puzzle bar (docs/benchmarks.md, "One puzzle searched by many warps"): one 9×9 puzzle
-//! searched by W warps that share branches (`examples/warp_probe.wgsl`), timed inside one dispatch that solves it
-//! `REPS` times, beside the CPU engine on one thread. No part of Forkboard uses it.
+//! searched by W warps that share branches (`examples/warp_probe.wgsl`), beside the CPU engine on one thread. No
+//! part of Forkboard uses it.
 //!
-//! `cargo run --release --example warp_probe -- FILE LINE[,LINE…] WARPS[,WARPS…] REPS` needs a GPU whose
-//! subgroups are 32 wide (lavapipe's are 8), at most 128 warps, and puzzles with a solution (`WARP_PROBE_WGSL=PATH`
-//! runs a variant of the shader); `… -- FILE model [LINE,…]` runs the kernel's search on the CPU
-//! instead, one warp depth first, over every puzzle of FILE: whether every answer is right, the guesses and sweeps
-//! it takes, and how many sweeps lie on the path to the solution (what a search shared by unboundedly many warps
-//! would wait for).
+//! - `cargo run --release --example warp_probe -- FILE LINE[,LINE…] WARPS[,WARPS…] REPS`: each puzzle solved `REPS`
+//!   times in one dispatch, the time a solve takes read without a submission's.
+//! - `… -- FILE LINE[,LINE…] WARPS TRIALS resident|resident-host`: one dispatch that stays running; the host
+//!   writes each puzzle into device memory it has mapped and reads the answer back from device memory
+//!   (`resident`) or from host memory the kernel writes (`resident-host`), `TRIALS` times a puzzle, each timed
+//!   from the first write to the answer in hand.
+//! - `… -- FILE model [LINE,…]`: the kernel's search on the CPU instead, one warp depth first, over every puzzle
+//!   of FILE: whether every answer is right, the guesses and sweeps it takes, and how many sweeps lie on the
+//!   path to the solution (what a search shared by unboundedly many warps would wait for).
+//!
+//! The GPU modes need subgroups 32 wide (lavapipe's are 8), Vulkan (the resident modes map memory with it
+//! directly, as WebGPU cannot), at most 128 warps, and puzzles with a solution; `WARP_PROBE_WGSL=PATH` runs a
+//! variant of the shader.
 use forkboard::sudoku::format::{ReadOptions, Reader};
 use forkboard::sudoku::{Grid, Solver};
 use std::time::Instant;
@@ -77,7 +84,13 @@ fn main() {
         return;
     }
     let (lines, warps, reps) = (numbers(2), numbers(3), numbers(4)[0]);
-    Probe::new().run(&puzzles, &lines, &warps, reps.max(2));
+    let probe = Probe::new();
+    let mode = args.get(5).map(String::as_str);
+    if let Some(mode @ ("resident" | "resident-host")) = mode {
+        probe.resident(&puzzles, &lines, warps[0], reps, mode == "resident-host");
+    } else {
+        probe.run(&puzzles, &lines, &warps, reps.max(2));
+    }
 }
 
 /// The kernel's search on the CPU over `puzzles`, one warp depth first: the totals, then `lines` (or the ten
@@ -141,6 +154,120 @@ struct Probe {
     ctl: wgpu::Buffer,
     out: wgpu::Buffer,
     back: wgpu::Buffer,
+    link: Link,
+    answer: Link,
+}
+
+/// Memory the host has mapped and the kernel uses as a storage buffer (the shader's `link` and `answer`):
+/// device-local where asked for and the GPU offers such memory to the host (through its PCIe window), else host
+/// memory.
+struct Link {
+    buffer: wgpu::Buffer,
+    words: *mut u32,
+    device_local: bool,
+}
+
+impl Link {
+    const WORDS: u64 = 256;
+
+    /// Allocates and maps the memory with Vulkan directly (WebGPU cannot map a buffer a kernel uses) and hands it
+    /// to wgpu as a buffer.
+    fn new(device: &wgpu::Device, on_device: bool) -> Self {
+        use ash::vk;
+        let size = Self::WORDS * 4;
+        // SAFETY: the handles come from wgpu's own Vulkan device and stay alive with it; the buffer is bound to
+        // memory of its size before wgpu sees it, and the mapping lasts as long as the process (the probe never
+        // frees either).
+        unsafe {
+            let hal = device
+                .as_hal::<wgpu::hal::api::Vulkan>()
+                .expect("a Vulkan device");
+            let raw = hal.raw_device();
+            let instance = hal.shared_instance().raw_instance();
+            let types = instance.get_physical_device_memory_properties(hal.raw_physical_device());
+            let buffer = raw
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+                .expect("a Vulkan buffer");
+            let needs = raw.get_buffer_memory_requirements(buffer);
+            let host =
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+            let pick = |wanted: vk::MemoryPropertyFlags| {
+                (0..types.memory_type_count).find(|&i| {
+                    needs.memory_type_bits >> i & 1 == 1
+                        && types.memory_types[i as usize]
+                            .property_flags
+                            .contains(wanted)
+                })
+            };
+            let local = vk::MemoryPropertyFlags::DEVICE_LOCAL;
+            let device_local = if on_device { pick(host | local) } else { None };
+            let in_host = (0..types.memory_type_count).find(|&i| {
+                let flags = types.memory_types[i as usize].property_flags;
+                needs.memory_type_bits >> i & 1 == 1
+                    && flags.contains(host)
+                    && !flags.contains(local)
+            });
+            let index = device_local
+                .or(in_host)
+                .or_else(|| pick(host))
+                .expect("host-visible memory");
+            let memory = raw
+                .allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(needs.size)
+                        .memory_type_index(index),
+                    None,
+                )
+                .expect("memory for the link");
+            raw.bind_buffer_memory(buffer, memory, 0).expect("bound");
+            let words = raw
+                .map_memory(memory, 0, size, vk::MemoryMapFlags::empty())
+                .expect("mapped") as *mut u32;
+            for i in 0..Self::WORDS as usize {
+                words.add(i).write_volatile(0);
+            }
+            drop(hal);
+            let buffer = device.create_buffer_from_hal::<wgpu::hal::api::Vulkan>(
+                wgpu::hal::vulkan::Buffer::from_raw(buffer),
+                &wgpu::BufferDescriptor {
+                    label: Some("link"),
+                    size,
+                    usage: wgpu::BufferUsages::STORAGE,
+                    mapped_at_creation: false,
+                },
+            );
+            Self {
+                buffer,
+                words,
+                device_local: device_local.is_some(),
+            }
+        }
+    }
+
+    fn write(&self, at: usize, value: u32) {
+        assert!(at < Self::WORDS as usize);
+        // SAFETY: in the mapping (checked above); volatile because the GPU reads it.
+        unsafe { self.words.add(at).write_volatile(value) }
+    }
+
+    fn word(&self, at: usize) -> u32 {
+        assert!(at < Self::WORDS as usize);
+        // SAFETY: as in `write`; volatile because the GPU writes it.
+        unsafe { self.words.add(at).read_volatile() }
+    }
+
+    /// Words `at..at + 27` (a solution) in one volatile read.
+    fn block(&self, at: usize) -> [u32; 27] {
+        assert!(at + 27 <= Self::WORDS as usize);
+        // SAFETY: in the mapping (checked above); volatile because the GPU writes them.
+        unsafe { self.words.add(at).cast::<[u32; 27]>().read_volatile() }
+    }
 }
 
 impl Probe {
@@ -208,6 +335,8 @@ impl Probe {
         let ctl = buffer(2048, U::STORAGE | U::COPY_DST | U::COPY_SRC);
         let out = buffer(128, U::STORAGE | U::COPY_SRC);
         let back = buffer(2048 + 128, U::MAP_READ | U::COPY_DST);
+        let link = Link::new(&device, true);
+        let answer = Link::new(&device, false);
         fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
             wgpu::BindGroupEntry {
                 binding,
@@ -221,8 +350,10 @@ impl Probe {
                 entry(0, &params),
                 entry(1, &start),
                 entry(2, &slots),
+                entry(3, &link.buffer),
                 entry(4, &ctl),
                 entry(5, &out),
+                entry(6, &answer.buffer),
             ],
         });
         Self {
@@ -236,14 +367,29 @@ impl Probe {
             ctl,
             out,
             back,
+            link,
+            answer,
         }
     }
 
     /// One dispatch solving the puzzle in `start` `reps` times with `warps` warps: its seconds, from submission
     /// to the read-back in hand, and the control words followed by the solution.
     fn dispatch(&self, warps: u32, reps: u32) -> (f64, Vec<u32>) {
+        let started = Instant::now();
+        self.submit(warps, reps, false);
+        let words = self.finish();
+        (started.elapsed().as_secs_f64(), words)
+    }
+
+    /// Submits a dispatch of `warps` warps: `reps` solves of `start`, or (`resident`) requests through the link
+    /// until the host asks it to quit.
+    fn submit(&self, warps: u32, reps: u32, resident: bool) {
         let q = &self.queue;
-        q.write_buffer(&self.params, 0, bytemuck::cast_slice(&[warps, reps, 0, 0]));
+        q.write_buffer(
+            &self.params,
+            0,
+            bytemuck::cast_slice(&[warps, reps, u32::from(resident), 0]),
+        );
         let mut ctl = vec![0u32; 512];
         ctl[64] = warps - 1;
         q.write_buffer(&self.ctl, 0, bytemuck::cast_slice(&ctl));
@@ -257,16 +403,110 @@ impl Probe {
         }
         encoder.copy_buffer_to_buffer(&self.ctl, 0, &self.back, 0, 2048);
         encoder.copy_buffer_to_buffer(&self.out, 0, &self.back, 2048, 128);
-        let started = Instant::now();
         q.submit([encoder.finish()]);
+    }
+
+    /// Waits for the dispatch: the control words followed by the solution.
+    fn finish(&self) -> Vec<u32> {
         self.back.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .expect("the dispatch ends");
-        let seconds = started.elapsed().as_secs_f64();
         let words = bytemuck::cast_slice(&self.back.slice(..).get_mapped_range().unwrap()).to_vec();
         self.back.unmap();
-        (seconds, words)
+        words
+    }
+
+    /// One puzzle at a time to a kernel that is already running: for each line, `trials` requests (the puzzle
+    /// written into the link, then its number) each timed until the tagged solution is in the host's hands,
+    /// beside the CPU engine and the same dispatch's repeated solves.
+    fn resident(&self, puzzles: &[Grid], lines: &[u32], warps: u32, trials: u32, in_host: bool) {
+        let kind = |link: &Link| {
+            if link.device_local {
+                "device-local"
+            } else {
+                "host"
+            }
+        };
+        println!(
+            "requests in {} memory, answers read from {} memory; {warps} warps resident",
+            kind(&self.link),
+            kind(if in_host { &self.answer } else { &self.link })
+        );
+        println!("line | CPU engine µs (median) | resident: median µs | 10% | 90% | max | right");
+        self.submit(warps, 0, true);
+        let mut request = 0u32;
+        for &line in lines {
+            let p = &puzzles[line as usize - 1];
+            let mut solver = Solver::new();
+            let expect = solver.solve(p, 1).solution.expect("a solvable puzzle");
+            let mut cpu: Vec<f64> = (0..3000)
+                .map(|_| {
+                    let started = Instant::now();
+                    solver.solve(p, 1);
+                    started.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            cpu.sort_by(f64::total_cmp);
+            let (w, f) = start_of(p);
+            let mut times = Vec::new();
+            let mut right = true;
+            for _ in 0..trials {
+                request += 1;
+                let mark = (request % 31 + 1) << 27;
+                let started = Instant::now();
+                for l in 0..27 {
+                    self.link.write(32 + 2 * l, w[l]);
+                    self.link.write(33 + 2 * l, f[l]);
+                }
+                // The puzzle reaches the GPU before its number (x86 orders the stores; the fence drains any
+                // write-combining buffer of the mapping first).
+                std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+                self.link.write(0, request);
+                // From device memory each read is a round trip over PCIe (about a microsecond): watch one word
+                // there, then read the block.
+                if !in_host {
+                    while self.link.word(128) & 0xf800_0000 != mark {
+                        assert!(
+                            started.elapsed().as_secs_f64() < 1.0,
+                            "no answer in a second"
+                        );
+                    }
+                }
+                let solution = loop {
+                    let block = if in_host {
+                        self.answer.block(0)
+                    } else {
+                        self.link.block(128)
+                    };
+                    if block.iter().all(|word| word & 0xf800_0000 == mark) {
+                        break block.map(|word| word & 0x7ff_ffff);
+                    }
+                    assert!(
+                        started.elapsed().as_secs_f64() < 1.0,
+                        "no answer in a second"
+                    );
+                };
+                times.push(started.elapsed().as_secs_f64() * 1e6);
+                right &= spells(&solution, &expect);
+                // A pause before the next request, as between a user's puzzles: the warps meet after each
+                // answer, and a warp deep in a branch notices only at its next guess.
+                let pause = Instant::now();
+                while pause.elapsed().as_secs_f64() < 200e-6 {}
+            }
+            times.sort_by(f64::total_cmp);
+            let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+            println!(
+                "{line} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {right}",
+                cpu[cpu.len() / 2],
+                at(0.5),
+                at(0.1),
+                at(0.9),
+                at(1.0)
+            );
+        }
+        self.link.write(1, 1);
+        self.finish();
     }
 
     /// The table: for each line, the CPU engine's median time and, for each warp count, the time a solve takes

@@ -15,7 +15,8 @@
 // A slot's words carry (index % 31 + 1) << 27, so a warp that took a slot waits until all of its words are the
 // ones stored for that index (WGSL's atomics are relaxed, so nothing else orders them).
 
-struct Params { warps: u32, reps: u32, pad: vec2<u32> }
+// `resident` 1: solve requests the host writes into `link` until it asks to quit (`reps` unused).
+struct Params { warps: u32, reps: u32, resident: u32, pad: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> start: array<vec2<u32>, 32>;
 // The outboxes' slots (64 words each), then each warp's counts of boards handed over and taken (`PUB`, `TOOK`).
@@ -23,6 +24,13 @@ struct Params { warps: u32, reps: u32, pad: vec2<u32> }
 // Word 32k: 2 idle warps, 3 done (tag), 4 arrived, 5 go (tag), 6 guesses, 7 winner (tag), 8 handed over,
 // 9 passes (each on a cache line of its own).
 @group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>, 512>;
+// What the host and a resident kernel share, in memory the host has mapped. `link`, device-local where the GPU
+// offers such memory to the host (a kernel polls it cheaply, the host writes it over PCIe): word 0 the request's
+// number (written after the puzzle), word 1 nonzero to quit, words 32..95 the puzzle as `start` holds it, words
+// 128..154 the solution's `f`, each tagged as the outboxes' words are with the request's number. `answer`, in the
+// host's memory (the host polls it cheaply, the kernel writes it over PCIe): the same solution, again.
+@group(0) @binding(3) var<storage, read_write> link: array<atomic<u32>, 256>;
+@group(0) @binding(6) var<storage, read_write> answer: array<atomic<u32>, 256>;
 @group(0) @binding(5) var<storage, read_write> out: array<u32, 32>;
 
 const FULL: u32 = 0x7ffffffu;
@@ -151,11 +159,24 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
     d = select(9u, me / 3u, live);
     b = select(0u, me % 3u, live);
     let warps = params.warps;
-    for (var rep = 0u; rep < params.reps; rep++) {
+    let resident = params.resident == 1u;
+    for (var rep = 0u; rep < params.reps || resident; rep++) {
         let tag = rep + 1u;
         var depth = 0u;
         var searching = wid == 0u;
-        if searching {
+        if searching && resident {
+            // Wait for request `tag`, or for the host to say quit (then tell the other warps).
+            var quit = 0u;
+            if me == 0u {
+                loop {
+                    if atomicLoad(&link[1]) != 0u { quit = 1u; atomicStore(&ctl[320u], 1u); break; }
+                    if atomicLoad(&link[0]) >= tag { break; }
+                }
+            }
+            if subgroupBroadcast(quit, 0u) == 1u { return; }
+            w = select(0u, atomicLoad(&link[32u + 2u * me]), live);
+            f = select(0u, atomicLoad(&link[33u + 2u * me]), live);
+        } else if searching {
             w = select(0u, start[me].x, live);
             f = select(0u, start[me].y, live);
         }
@@ -164,8 +185,13 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
                 // Idle: take a board from a warp's outbox (lane i looks at warp wid + i + 32k), or leave when
                 // the puzzle is done.
                 var finished = 0u;
-                if me == 0u { finished = select(0u, 1u, atomicLoad(&ctl[96u]) == tag); }
-                if subgroupBroadcast(finished, 0u) == 1u { break; }
+                if me == 0u {
+                    finished = select(0u, 1u, atomicLoad(&ctl[96u]) == tag);
+                    finished = select(finished, 2u, atomicLoad(&ctl[320u]) != 0u);
+                }
+                finished = subgroupBroadcast(finished, 0u);
+                if finished == 2u { return; }
+                if finished == 1u { break; }
                 let victim = (wid + me + 32u * scan) % warps;
                 scan += 1u;
                 let looks = me < warps;
@@ -270,6 +296,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) m
                 }
                 if subgroupBroadcast(claimed, 0u) == 1u {
                     out[me] = f;
+                    if resident {
+                        atomicStore(&link[128u + me], f | ((tag % 31u + 1u) << 27u));
+                        atomicStore(&answer[me], f | ((tag % 31u + 1u) << 27u));
+                    }
                     if me == 0u { atomicStore(&ctl[96u], tag); }
                 }
                 break;
