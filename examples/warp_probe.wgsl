@@ -9,8 +9,9 @@
 // outbox (a ring of slots in global memory: stores only, no atomic that it waits on), else on its own stack. An
 // idle warp's 32 lanes look at 32 warps' outboxes at once and take a board from one with a compare-and-swap.
 // The same puzzle is solved `reps` times in one dispatch, the warps meeting between repetitions, so that the time
-// a solve takes can be read without a submission's. The puzzle must have a solution: nothing here notices that
-// every warp is idle with no board left.
+// a solve takes can be read without a submission's; or (`resident`) the dispatch stays running and takes each
+// puzzle the host writes into `link`, one after another, until the host asks it to quit. The puzzle must have a
+// solution: nothing here notices that every warp is idle with no board left.
 //
 // A slot's words carry (index % 31 + 1) << 27, so a warp that took a slot waits until all of its words are the
 // ones stored for that index (WGSL's atomics are relaxed, so nothing else orders them).
@@ -22,7 +23,7 @@ struct Params { warps: u32, reps: u32, resident: u32, pad: u32 }
 // The outboxes' slots (64 words each), then each warp's counts of boards handed over and taken (`PUB`, `TOOK`).
 @group(0) @binding(2) var<storage, read_write> queue: array<atomic<u32>>;
 // Word 32k: 2 idle warps, 3 done (tag), 4 arrived, 5 go (tag), 6 guesses, 7 winner (tag), 8 handed over,
-// 9 passes (each on a cache line of its own).
+// 9 sweeps, 10 quit (each on a cache line of its own).
 @group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>, 512>;
 // What the host and a resident kernel share, in memory the host has mapped. `link`, device-local where the GPU
 // offers such memory to the host (a kernel polls it cheaply, the host writes it over PCIe): word 0 the request's
@@ -72,10 +73,12 @@ var<private> published: u32;
 var<private> scan: u32;
 var<private> guesses: u32;
 
-// One pass; returns 0 no change, 1 changed, 2 dead.
+// One sweep of the warp's board; returns 0 no change, 1 changed, 2 dead.
 fn sweep() -> u32 {
     let o1 = d * 3u + (b + 1u) % 3u;
     let o2 = d * 3u + (b + 2u) % 3u;
+    // The shuffles are written out: in a loop the driver issued them one after another, each waiting for the last,
+    // and a sweep took 1.9 µs on an H200 where this takes 0.39 (docs/benchmarks.md).
     let f0 = subgroupShuffle(f, 0u + b);
     let f1_ = subgroupShuffle(f, 3u + b);
     let f2_ = subgroupShuffle(f, 6u + b);
