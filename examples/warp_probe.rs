@@ -266,12 +266,13 @@ impl Link {
     /// four-byte reads, each a round trip over PCIe when the words are in device memory.
     fn block(&self, at: usize) -> [u32; 27] {
         use std::arch::x86_64::__m128i;
-        assert!(at + 28 <= Self::WORDS as usize);
+        assert!(at % 4 == 0 && at + 28 <= Self::WORDS as usize);
         let mut words = [0u32; 28];
         for (i, four) in words.chunks_exact_mut(4).enumerate() {
-            // SAFETY: in the mapping (checked above), 16-byte aligned (`at` is a multiple of 4 and the mapping is
-            // aligned); volatile because the GPU writes them.
-            let v: __m128i = unsafe { self.words.add(at + 4 * i).cast::<__m128i>().read_volatile() };
+            // SAFETY: in the mapping (checked above), 16-byte aligned (`at` is a multiple of 4, and Vulkan aligns a
+            // mapping to at least 64 bytes); volatile because the GPU writes them.
+            let v: __m128i =
+                unsafe { self.words.add(at + 4 * i).cast::<__m128i>().read_volatile() };
             // SAFETY: any 16 bytes are four u32.
             four.copy_from_slice(&unsafe { std::mem::transmute::<__m128i, [u32; 4]>(v) });
         }
