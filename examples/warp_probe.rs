@@ -266,7 +266,7 @@ impl Link {
     /// four-byte reads, each a round trip over PCIe when the words are in device memory.
     fn block(&self, at: usize) -> [u32; 27] {
         use std::arch::x86_64::__m128i;
-        assert!(at % 4 == 0 && at + 28 <= Self::WORDS as usize);
+        assert!(at.is_multiple_of(4) && at + 28 <= Self::WORDS as usize);
         let mut words = [0u32; 28];
         for (i, four) in words.chunks_exact_mut(4).enumerate() {
             // SAFETY: in the mapping (checked above), 16-byte aligned (`at` is a multiple of 4, and Vulkan aligns a
