@@ -428,8 +428,8 @@ impl Probe {
     }
 
     /// One puzzle at a time to a kernel that is already running: for each line, `trials` requests (the puzzle
-    /// written into the link, then its number) each timed until the tagged solution is in the host's hands,
-    /// beside the CPU engine and the same dispatch's repeated solves.
+    /// written into the link, then its number) each timed until the tagged solution is in the host's hands, read
+    /// from host memory (`in_host`) or from device memory, beside the CPU engine's median on one thread.
     fn resident(&self, puzzles: &[Grid], lines: &[u32], warps: u32, trials: u32, in_host: bool) {
         let kind = |link: &Link| {
             if link.device_local {
