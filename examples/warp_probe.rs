@@ -93,6 +93,22 @@ fn main() {
     }
 }
 
+/// The CPU engine on `p`, one thread: its solution, its median µs over 3,000 solves, and its guesses.
+fn cpu_engine(p: &Grid) -> (Grid, f64, u64) {
+    let mut solver = Solver::new();
+    let outcome = solver.solve(p, 1);
+    let mut times: Vec<f64> = (0..3000)
+        .map(|_| {
+            let started = Instant::now();
+            solver.solve(p, 1);
+            started.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let solution = outcome.solution.expect("a solvable puzzle");
+    (solution, times[times.len() / 2], outcome.guesses)
+}
+
 /// The kernel's search on the CPU over `puzzles`, one warp depth first: the totals, then `lines` (or the ten
 /// puzzles that take the most sweeps).
 fn model_all(puzzles: &[Grid], lines: &[u32]) {
@@ -448,16 +464,7 @@ impl Probe {
         let mut request = 0u32;
         for &line in lines {
             let p = &puzzles[line as usize - 1];
-            let mut solver = Solver::new();
-            let expect = solver.solve(p, 1).solution.expect("a solvable puzzle");
-            let mut cpu: Vec<f64> = (0..3000)
-                .map(|_| {
-                    let started = Instant::now();
-                    solver.solve(p, 1);
-                    started.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            cpu.sort_by(f64::total_cmp);
+            let (expect, cpu, _) = cpu_engine(p);
             let (w, f) = start_of(p);
             let mut times = Vec::new();
             let mut right = true;
@@ -507,8 +514,7 @@ impl Probe {
             times.sort_by(f64::total_cmp);
             let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
             println!(
-                "{line} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {right}",
-                cpu[cpu.len() / 2],
+                "{line} | {cpu:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {right}",
                 at(0.5),
                 at(0.1),
                 at(0.9),
@@ -528,18 +534,7 @@ impl Probe {
         );
         for &line in lines {
             let p = &puzzles[line as usize - 1];
-            let mut solver = Solver::new();
-            let expect = solver.solve(p, 1).solution.expect("a solvable puzzle");
-            let mut times: Vec<f64> = (0..3000)
-                .map(|_| {
-                    let started = Instant::now();
-                    solver.solve(p, 1);
-                    started.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            times.sort_by(f64::total_cmp);
-            let cpu = times[times.len() / 2];
-            let cpu_guesses = solver.solve(p, 1).guesses;
+            let (expect, cpu, cpu_guesses) = cpu_engine(p);
             let (w, f) = start_of(p);
             let start: Vec<[u32; 2]> = (0..32)
                 .map(|l| if l < 27 { [w[l], f[l]] } else { [0, 0] })
