@@ -3,15 +3,22 @@
 //! the slowest puzzles with the CPU engine's time for each on one thread. For the "one hard puzzle" bar
 //! (docs/benchmarks.md).
 //!
-//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto] [SHOW]`
+//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto|squads-shared] [SHOW]`
+//!
+//! `auto` gives each puzzle to the squads kernel natively, sharing through subgroups where they are 32 wide;
+//! `squads-shared` runs the squads kernel with workgroup memory instead, straight (its solutions checked, the
+//! command line's answer path left out), to compare the two ways of sharing on one adapter.
 use std::time::Instant;
 
 use forkboard::gpu::GpuContext;
+use forkboard::gpu::squad9::{Exchange, Squad9Kernel};
 use forkboard::gpu::sudoku_batch::{SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::{ForkConfig, NineKernel};
 use forkboard::sudoku::Solver;
 use forkboard::sudoku::answer::{Mode, answer};
+use forkboard::sudoku::bands::pack;
 use forkboard::sudoku::format::{ReadOptions, Reader, Record};
+use forkboard::sudoku::{Grid, verify};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,7 +27,8 @@ fn main() {
         Some("count2") => Mode::Count(2),
         _ => Mode::First,
     };
-    let nine_kernel = match args.next().as_deref() {
+    let kernel_arg = args.next();
+    let nine_kernel = match kernel_arg.as_deref() {
         Some("lanes") => NineKernel::Lanes,
         Some("lone") => NineKernel::Lone,
         _ => NineKernel::Auto,
@@ -29,7 +37,15 @@ fn main() {
     let bytes = std::fs::read(&path).expect("readable");
     let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
     let ctx = GpuContext::new_blocking().expect("a GPU");
+    if kernel_arg.as_deref() == Some("squads-shared") {
+        squads_shared(&ctx, &records, mode);
+        return;
+    }
     let kernels = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
+    println!(
+        "squads would share through {:?}",
+        forkboard::gpu::squad9::Exchange::best(&ctx)
+    );
     let config = ForkConfig {
         nine_kernel,
         ..ForkConfig::default()
@@ -88,4 +104,41 @@ fn main() {
             best * 1e6
         );
     }
+}
+
+/// Each puzzle alone on the squads kernel sharing through workgroup memory, timed around its search; every
+/// solution checked against the puzzle.
+fn squads_shared(ctx: &GpuContext, records: &[Record], mode: Mode) {
+    let kernel = pollster::block_on(Squad9Kernel::new(ctx, Exchange::Shared, 0)).expect("compiles");
+    let limit = match mode {
+        Mode::Count(n) => n,
+        _ => 1,
+    };
+    // The first dispatch may finish the driver's compiling: not timed.
+    let first = records[0].puzzle.as_ref().expect("a puzzle");
+    pollster::block_on(kernel.solve(ctx, &pack(first), limit)).expect("runs");
+    let mut times = Vec::with_capacity(records.len());
+    for record in records {
+        let puzzle = record.puzzle.as_ref().expect("a puzzle");
+        let started = Instant::now();
+        let (result, _) =
+            pollster::block_on(kernel.solve(ctx, &pack(puzzle), limit)).expect("runs");
+        times.push(started.elapsed().as_secs_f64() * 1e6);
+        let cells = result.solution().expect("a solution");
+        let grid = Grid::new(puzzle.shape(), &cells).expect("a grid");
+        assert!(verify::is_solution(puzzle, &grid), "line {}", record.line);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{} puzzles alone, {mode:?}, squads sharing through workgroup memory ({} squads) on {}: median {:.1} µs, \
+         90% {:.1}, 99% {:.1}, max {:.1}",
+        times.len(),
+        kernel.squads(),
+        ctx.describe(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times[times.len() - 1]
+    );
 }

@@ -188,7 +188,7 @@ fn a_small_batch_answered_partly_during_its_search_is_whole_and_in_order() {
 #[test]
 fn one_hard_puzzle_spreads_over_idle_lanes() {
     // Line 19,369 of the forum set is its longest search on one lane (examples/lane_model.rs): nearly 9,000
-    // passes. Alone in a batch on the lane kernel (a batch of one goes to `lone` unless asked), its branches go
+    // passes. Alone in a batch on the lane kernel (a batch of one goes to the squads unless asked), its branches go
     // to the idle lanes between runs.
     let records = lines_of("forum_hardest_11plus.txt", &[19_369]);
     let lanes = ForkConfig {
@@ -211,14 +211,18 @@ fn lines_of(name: &str, lines: &[usize]) -> Vec<Record> {
 
 #[test]
 fn one_hard_puzzle_alone_is_answered_by_one_workgroup_in_one_run() {
-    // A batch of one goes to `lone` (a workgroup of 256 lanes per puzzle, branches shared after every pass).
-    // Line 17,232 is tdoku's slowest of the forum set, line 19,369 the lane model's; the model has both
+    // A batch of one asked of `lone` (a workgroup of 256 lanes per puzzle, branches shared after every pass;
+    // natively `Auto` gives a batch of one to the squads kernel instead). Line 17,232 is tdoku's slowest of the forum set, line 19,369 the lane model's; the model has both
     // solved within 40 rounds of 256 lanes (examples/lone_model.rs), so the first run (128 rounds) answers
     // them, and their branches are shared among the workgroup's lanes: a stuck branch's feet, and splits of
     // several guesses at once while lanes stand idle.
     for record in lines_of("forum_hardest_11plus.txt", &[17_232, 19_369]) {
         for mode in [Mode::First, Mode::Count(2)] {
-            let report = same_as_cpu(std::slice::from_ref(&record), mode, ForkConfig::default());
+            let lone = ForkConfig {
+                nine_kernel: NineKernel::Lone,
+                ..ForkConfig::default()
+            };
+            let report = same_as_cpu(std::slice::from_ref(&record), mode, lone);
             assert_eq!(report.kernel.answered_early, 1, "{mode:?}: {report:?}");
             assert!(report.kernel.forks > 10, "{mode:?}: {report:?}");
             // Lanes stood idle while the first branches got stuck: splits handed several out at once.
@@ -585,5 +589,106 @@ fn uniqueness_batches_give_the_cpus_verdicts() {
         let cpu_verdicts: Vec<bool> = puzzles.iter().map(unique_on_cpu).collect();
         assert_eq!(gpu_verdicts, cpu_verdicts, "{shape}");
         assert!(gpu_verdicts.iter().any(|&u| u) && gpu_verdicts.iter().any(|&u| !u));
+    }
+}
+
+/// Each record as a batch of one on the default kernel choice (natively the squads kernel), against the CPU.
+fn each_alone_as_cpu(records: &[Record], mode: Mode) -> BatchReport {
+    let mut total = BatchReport::default();
+    for record in records {
+        let report = same_as_cpu(std::slice::from_ref(record), mode, ForkConfig::default());
+        total.add(&report);
+    }
+    total
+}
+
+#[test]
+fn a_puzzle_alone_on_the_squads_matches_the_cpu() {
+    // Hard, easy, unsolvable, clashing and many-solution puzzles, each alone: the squads kernel (subgroups where
+    // they are 32 wide, workgroup memory on lavapipe) counts, hands branches over and ends on every one.
+    let nine_empty = ".".repeat(81);
+    let text = format!(
+        "11{clash}\n12345678.{unsolvable}9{rest}\n{few}\n{nine_empty}\n",
+        clash = &nine_empty[2..],
+        unsolvable = &nine_empty[..8],
+        rest = &nine_empty[..63],
+        few = "1.......2.3.......4.5.......6.7.......8.9.......................................1",
+    );
+    let mut records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    records.extend(records_of("forum_hardest_11plus.txt", 24));
+    records.extend(records_of("kaggle_10k.csv", 6));
+    records.extend(records_of("serg_multi_10k.txt", 6));
+    for (i, record) in records.iter_mut().enumerate() {
+        record.line = i + 1;
+    }
+    let mut fallbacks = 0;
+    let mut forks = 0;
+    for mode in [Mode::First, Mode::Count(2), Mode::Count(50)] {
+        let report = each_alone_as_cpu(&records, mode);
+        assert_eq!(
+            report.kernel.rounds,
+            records.len() as u64,
+            "{mode:?}: {report:?}"
+        );
+        eprintln!(
+            "{mode:?}: {} to the CPU, {} handed over, {} guesses, slots {}",
+            report.cpu_fallbacks, report.kernel.forks, report.kernel.guesses, report.kernel.slots
+        );
+        fallbacks += report.cpu_fallbacks;
+        forks += report.kernel.forks;
+    }
+    // lavapipe's loop budget sends the odd long search to the CPU (answered all the same); the kernel answers
+    // nearly all, and its squads hand branches to each other.
+    assert!(
+        fallbacks <= 6,
+        "{fallbacks} of {} to the CPU",
+        3 * records.len()
+    );
+    assert!(forks > 0, "no branch handed over");
+}
+
+#[test]
+fn the_squads_kernel_shares_through_workgroup_memory_and_overflows_cleanly() {
+    use forkboard::gpu::squad9::{Exchange, Squad9Kernel};
+    use forkboard::sudoku::bands::pack;
+    let g = gpu();
+    let kernel =
+        pollster::block_on(Squad9Kernel::new(&g.ctx, Exchange::Shared, 3)).expect("compiles");
+    assert_eq!(kernel.squads(), 3);
+    let mut solver = Solver::new();
+    let mut answered = 0;
+    for record in records_of("forum_hardest_11plus.txt", 16) {
+        let puzzle = record.puzzle.unwrap();
+        let (result, stats) =
+            pollster::block_on(kernel.solve(&g.ctx, &pack(&puzzle), 2)).expect("runs");
+        if result.overflowed() {
+            continue;
+        }
+        answered += 1;
+        let want = solver.solve(&puzzle, 2);
+        assert_eq!(u64::from(result.count), want.count, "line {}", record.line);
+        let solution = result.solution().expect("a solution");
+        assert_eq!(
+            Some(&solution[..]),
+            want.solution.as_ref().map(|s| s.cells()),
+            "line {}",
+            record.line
+        );
+        assert!(stats.guesses > 0);
+    }
+    assert!(answered >= 12, "{answered} of 16 answered on the GPU");
+}
+
+#[test]
+fn the_squads_kernel_compiles_with_subgroups_where_the_device_has_them() {
+    use forkboard::gpu::squad9::{Exchange, Squad9Kernel};
+    let g = gpu();
+    // lavapipe has subgroups 8 wide: the kernel runs on workgroup memory there, but its subgroup form must
+    // still be valid WGSL for the GPUs that run it.
+    let has = g.ctx.device.features().contains(wgpu::Features::SUBGROUP);
+    let built = pollster::block_on(Squad9Kernel::new(&g.ctx, Exchange::Subgroup, 1));
+    assert_eq!(built.is_ok(), has, "{:?}", built.err());
+    if g.ctx.info.subgroup_min_size != 32 || g.ctx.info.subgroup_max_size != 32 {
+        assert_eq!(Exchange::best(&g.ctx), Exchange::Shared);
     }
 }

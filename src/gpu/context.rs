@@ -66,9 +66,16 @@ impl GpuContext {
     async fn on(adapter: wgpu::Adapter) -> Result<Self, GpuError> {
         let info = adapter.get_info();
         let limits = adapter.limits();
+        // Subgroups where the adapter has them, natively: the squads kernel shuffles a board's words through
+        // them (`super::squad9`). The page keeps to what every browser's WebGPU validates alike.
+        #[cfg(not(target_arch = "wasm32"))]
+        let required_features = adapter.features() & wgpu::Features::SUBGROUP;
+        #[cfg(target_arch = "wasm32")]
+        let required_features = wgpu::Features::empty();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("forkboard"),
+                required_features,
                 required_limits: limits.clone(),
                 ..Default::default()
             })

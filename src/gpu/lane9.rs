@@ -12,6 +12,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
 use super::pipeline::trusted_module;
+use super::squad9::Squad9Kernel;
 use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome, NineKernel};
 use super::{GpuContext, GpuError};
 use crate::sudoku::Grid;
@@ -74,6 +75,8 @@ const _: () = assert!(size_of::<Lane9Result>() == 64);
 /// The compiled kernel, and the last batch's buffers.
 pub struct Lane9Kernel {
     lanes: LaneKernel,
+    /// The kernel for a batch of one, natively (see [`NineKernel::Squads`]).
+    squads: Option<Squad9Kernel>,
 }
 
 impl Lane9Kernel {
@@ -106,7 +109,13 @@ impl Lane9Kernel {
             || unsafe { trusted_module(ctx, source) },
         )
         .await?;
-        let kernel = Self { lanes };
+        // A browser's WebGPU validates shaders its own way (Tint's uniformity analysis among them), and the squads
+        // kernel has been run natively only: the page keeps `lone` for a puzzle alone.
+        #[cfg(not(target_arch = "wasm32"))]
+        let squads = Some(Squad9Kernel::new(ctx, super::squad9::Exchange::best(ctx), 0).await?);
+        #[cfg(target_arch = "wasm32")]
+        let squads = None;
+        let kernel = Self { lanes, squads };
         // Drivers may finish compiling on the first dispatch: one puzzle on each kernel now keeps that out of
         // the first batch.
         let warm_up = Grid::empty(bands::nine());
@@ -118,6 +127,9 @@ impl Lane9Kernel {
             kernel
                 .solve(ctx, &[&warm_up], 1, config, &mut |_, _| true)
                 .await?;
+        }
+        if let Some(squads) = &kernel.squads {
+            squads.solve(ctx, &pack(&warm_up), 1).await?;
         }
         Ok(kernel)
     }
@@ -165,6 +177,10 @@ impl Lane9Kernel {
             puzzles.iter().all(|p| p.borrow().shape() == bands::nine()),
             "the lane kernel solves 9×9 with 3×3 boxes"
         );
+        if let Some(squads) = self.squads_for(puzzles.len(), config) {
+            let planes = pack(puzzles[0].borrow());
+            return alone(ctx, squads, &planes, limit, progress, each).await;
+        }
         self.lanes
             .solve_each(
                 ctx,
@@ -193,6 +209,9 @@ impl Lane9Kernel {
         planes: impl Fn(usize) -> [u32; 12] + Sync,
         each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        if let Some(squads) = self.squads_for(count, config) {
+            return alone(ctx, squads, &planes(0), limit, progress, each).await;
+        }
         self.lanes
             .solve_indexed(
                 ctx,
@@ -218,6 +237,12 @@ impl Lane9Kernel {
         progress: &mut dyn FnMut(usize, usize) -> bool,
         each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        let count = parts.iter().map(|part| part.len()).sum();
+        if let Some(squads) = self.squads_for(count, config) {
+            let planes = parts.iter().flat_map(|part| part.iter()).next();
+            let planes = planes.expect("a batch of one holds a puzzle");
+            return alone(ctx, squads, planes, limit, progress, each).await;
+        }
         let words: Vec<&[u32]> = parts
             .iter()
             .map(|part| bytemuck::cast_slice::<[u32; 12], u32>(part))
@@ -228,4 +253,25 @@ impl Lane9Kernel {
             })
             .await
     }
+
+    /// The squads kernel, where it answers a batch of `count` puzzles: a batch of one, unless `config` asks for
+    /// a lane kernel by name.
+    fn squads_for(&self, count: usize, config: ForkConfig) -> Option<&Squad9Kernel> {
+        let wanted = config.nine_kernel == NineKernel::Auto && count == 1;
+        self.squads.as_ref().filter(|_| wanted)
+    }
+}
+
+/// A batch of one on the squads kernel, its result made what the caller wants by `each`.
+async fn alone<T: Send>(
+    ctx: &GpuContext,
+    squads: &Squad9Kernel,
+    planes: &[u32; 12],
+    limit: u64,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+    each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
+) -> Result<(Vec<T>, ForkStats), GpuError> {
+    let (result, stats) = squads.solve(ctx, planes, limit).await?;
+    progress(1, 1);
+    Ok((vec![each(0, &result)], stats))
 }

@@ -16,6 +16,7 @@ pub mod queens_many;
 mod queens_stream;
 mod queens_work;
 mod readback;
+pub mod squad9;
 pub mod sudoku_batch;
 pub mod sudoku_fork;
 mod team_cells;

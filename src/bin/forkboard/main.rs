@@ -104,7 +104,8 @@ impl From<CellsKernelArg> for forkboard::gpu::sudoku_fork::CellsKernel {
 /// `bench --nine-kernel`: which GPU kernel searches 9×9.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum NineKernelArg {
-    /// A workgroup per puzzle for batches of a few, lanes for larger ones.
+    /// Squads of 32 invocations sharing the search of a puzzle alone, a workgroup per puzzle for batches of a
+    /// few, lanes for larger ones.
     Auto,
     /// One board per lane.
     Lanes,
@@ -284,8 +285,8 @@ struct BenchArgs {
     /// small batches and lanes for large ones.
     #[arg(long, value_enum, default_value = "auto")]
     cells_kernel: CellsKernelArg,
-    /// The GPU kernel for 9×9: a board per lane, a workgroup per puzzle (`lone`), or `lone` for batches of a
-    /// few and lanes for larger ones.
+    /// The GPU kernel for 9×9: a board per lane, a workgroup per puzzle (`lone`), or (auto) squads sharing a
+    /// puzzle alone, `lone` for batches of a few and lanes for larger ones.
     #[arg(long, value_enum, default_value = "auto")]
     nine_kernel: NineKernelArg,
     /// Stack frames per GPU lane or team (0: each kernel's default; measurements).
