@@ -94,6 +94,22 @@ for (const project of PROJECTS) {
       else assert.match(await solve.detail(), /^CPU \(\d+ workers\) — no WebGPU here/);
     });
 
+    test("a hard 9×9 alone on the GPU is solved and counted there (the squads kernel)", async () => {
+      await fresh();
+      await page.getByTestId("engine").selectOption("gpu");
+      await solve.paste(HARD9);
+      await solve.press("solve");
+      assert.match(await solve.message(), /^Solved/);
+      assert.equal((await solve.cells()).join(""), HARD9_SOLUTION);
+      if (project.webgpu) assert.match(await solve.detail(), /^GPU \(.+\)/);
+      else assert.match(await solve.detail(), /^CPU \(\d+ workers\) — no WebGPU here/);
+      await page.getByTestId("clear").click();
+      await solve.paste(TWO);
+      await solve.press("count");
+      assert.match(await solve.message(), /more than one solution/);
+      if (project.webgpu) assert.match(await solve.detail(), /^GPU \(.+\)/);
+    });
+
     test("a pasted 9×9 has exactly one solution", async () => {
       await fresh();
       await solve.paste(HARD9);

@@ -212,8 +212,9 @@ fn lines_of(name: &str, lines: &[usize]) -> Vec<Record> {
 #[test]
 fn one_hard_puzzle_alone_is_answered_by_one_workgroup_in_one_run() {
     // A batch of one asked of `lone` (a workgroup of 256 lanes per puzzle, branches shared after every pass;
-    // natively `Auto` gives a batch of one to the squads kernel instead). Line 17,232 is tdoku's slowest of the forum set, line 19,369 the lane model's; the model has both
-    // solved within 40 rounds of 256 lanes (examples/lone_model.rs), so the first run (128 rounds) answers
+    // `Auto` gives a batch of one to the squads kernel instead). Line 17,232 is tdoku's slowest of the forum
+    // set, line 19,369 the lane model's; the model has both solved within 40 rounds of 256 lanes
+    // (examples/lone_model.rs), so the first run (128 rounds) answers
     // them, and their branches are shared among the workgroup's lanes: a stuck branch's feet, and splits of
     // several guesses at once while lanes stand idle.
     for record in lines_of("forum_hardest_11plus.txt", &[17_232, 19_369]) {
@@ -592,7 +593,7 @@ fn uniqueness_batches_give_the_cpus_verdicts() {
     }
 }
 
-/// Each record as a batch of one on the default kernel choice (natively the squads kernel), against the CPU.
+/// Each record as a batch of one on the default kernel choice (the squads kernel), against the CPU.
 fn each_alone_as_cpu(records: &[Record], mode: Mode) -> BatchReport {
     let mut total = BatchReport::default();
     for record in records {

@@ -67,7 +67,8 @@ impl GpuContext {
         let info = adapter.get_info();
         let limits = adapter.limits();
         // Subgroups where the adapter has them, natively: the squads kernel shuffles a board's words through
-        // them (`super::squad9`). The page keeps to what every browser's WebGPU validates alike.
+        // them (`super::squad9`). The page asks for none: there the kernel shares through workgroup memory, the
+        // form the browser tests check (on SwiftShader).
         #[cfg(not(target_arch = "wasm32"))]
         let required_features = adapter.features() & wgpu::Features::SUBGROUP;
         #[cfg(target_arch = "wasm32")]

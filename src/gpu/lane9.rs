@@ -75,8 +75,8 @@ const _: () = assert!(size_of::<Lane9Result>() == 64);
 /// The compiled kernel, and the last batch's buffers.
 pub struct Lane9Kernel {
     lanes: LaneKernel,
-    /// The kernel for a batch of one, natively (see [`NineKernel::Squads`]).
-    squads: Option<Squad9Kernel>,
+    /// The kernel for a batch of one (see [`NineKernel::Auto`]).
+    squads: Squad9Kernel,
 }
 
 impl Lane9Kernel {
@@ -109,12 +109,7 @@ impl Lane9Kernel {
             || unsafe { trusted_module(ctx, source) },
         )
         .await?;
-        // A browser's WebGPU validates shaders its own way (Tint's uniformity analysis among them), and the squads
-        // kernel has been run natively only: the page keeps `lone` for a puzzle alone.
-        #[cfg(not(target_arch = "wasm32"))]
-        let squads = Some(Squad9Kernel::new(ctx, super::squad9::Exchange::best(ctx), 0).await?);
-        #[cfg(target_arch = "wasm32")]
-        let squads = None;
+        let squads = Squad9Kernel::new(ctx, super::squad9::Exchange::best(ctx), 0).await?;
         let kernel = Self { lanes, squads };
         // Drivers may finish compiling on the first dispatch: one puzzle on each kernel now keeps that out of
         // the first batch.
@@ -128,9 +123,7 @@ impl Lane9Kernel {
                 .solve(ctx, &[&warm_up], 1, config, &mut |_, _| true)
                 .await?;
         }
-        if let Some(squads) = &kernel.squads {
-            squads.solve(ctx, &pack(&warm_up), 1).await?;
-        }
+        kernel.squads.solve(ctx, &pack(&warm_up), 1).await?;
         Ok(kernel)
     }
 
@@ -258,7 +251,7 @@ impl Lane9Kernel {
     /// a lane kernel by name.
     fn squads_for(&self, count: usize, config: ForkConfig) -> Option<&Squad9Kernel> {
         let wanted = config.nine_kernel == NineKernel::Auto && count == 1;
-        self.squads.as_ref().filter(|_| wanted)
+        wanted.then_some(&self.squads)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Host side of `shaders/sudoku_squads9.wgsl`: one 9×9 puzzle searched by many squads of 32 invocations at once,
 //! each squad a board, branches handed to idle squads inside one dispatch. It answers a batch of one puzzle
-//! (`NineKernel::Auto`, natively), where the lane kernels' runs and rounds would wait on the host.
+//! (`NineKernel::Auto`), where the lane kernels' runs and rounds would wait on the host.
 //!
 //! A squad shares its board's words by subgroup shuffles where the adapter's subgroups are exactly 32 wide
 //! (`shaders/squads_subgroup.wgsl`), else through workgroup memory ([`Exchange::Shared`]), which every adapter

@@ -48,7 +48,7 @@ pub enum CellsKernel {
 /// Which kernel searches a batch of 9×9 puzzles ([`super::lane9`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NineKernel {
-    /// Natively, squads of 32 invocations sharing one puzzle's search for a batch of one
+    /// Squads of 32 invocations sharing one puzzle's search for a batch of one
     /// (`shaders/sudoku_squads9.wgsl`, [`super::squad9`]); a workgroup per puzzle for a batch of a few; lanes
     /// for a larger one.
     #[default]
