@@ -3,11 +3,16 @@
 //! the slowest puzzles with the CPU engine's time for each on one thread. For the "one hard puzzle" bar
 //! (docs/benchmarks.md).
 //!
-//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto|squads-shared] [SHOW]`
+//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto|squads:N:shared|subgroup] [SHOW]
+//! [PAUSE_MS]`
+//!
+//! `auto` answers each puzzle natively through the squads kernel's run waiting on the GPU (or one put on the
+//! queue for it, when the last has left: `PAUSE_MS` between puzzles shows that case).
 //!
 //! `auto` gives each puzzle to the squads kernel natively, sharing through subgroups where they are 32 wide;
-//! `squads-shared` runs the squads kernel with workgroup memory instead, straight (its solutions checked, the
-//! command line's answer path left out), to compare the two ways of sharing on one adapter.
+//! `squads:N:shared` (or `:subgroup`) runs the squads kernel straight with N squads (0: the adapter's number),
+//! sharing through workgroup memory (or subgroups), its solutions checked but the command line's answer path
+//! left out: to compare ways of sharing and numbers of squads on one adapter.
 use std::time::Instant;
 
 use forkboard::gpu::GpuContext;
@@ -34,11 +39,27 @@ fn main() {
         _ => NineKernel::Auto,
     };
     let show: usize = args.next().map_or(10, |s| s.parse().expect("a number"));
+    // A pause before each puzzle, in milliseconds (puzzles that come one by one, not back to back).
+    let pause: u64 = args.next().map_or(0, |s| s.parse().expect("a number"));
     let bytes = std::fs::read(&path).expect("readable");
     let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
     let ctx = GpuContext::new_blocking().expect("a GPU");
-    if kernel_arg.as_deref() == Some("squads-shared") {
-        squads_shared(&ctx, &records, mode);
+    if let Some(how) = kernel_arg
+        .as_deref()
+        .and_then(|k| k.strip_prefix("squads:"))
+    {
+        let (count, exchange) = how.split_once(':').expect("squads:N:shared|subgroup");
+        let exchange = match exchange {
+            "subgroup" => Exchange::Subgroup,
+            _ => Exchange::Shared,
+        };
+        squads_direct(
+            &ctx,
+            &records,
+            mode,
+            exchange,
+            count.parse().expect("a number"),
+        );
         return;
     }
     let kernels = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
@@ -58,6 +79,9 @@ fn main() {
     let mut sorted: Vec<(f64, usize)> = Vec::with_capacity(records.len());
     let mut guesses = 0u64;
     for (i, record) in records.iter().enumerate() {
+        if pause > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+        }
         let started = Instant::now();
         let (answers, report) = answer_chunk_blocking(
             &ctx,
@@ -106,10 +130,16 @@ fn main() {
     }
 }
 
-/// Each puzzle alone on the squads kernel sharing through workgroup memory, timed around its search; every
-/// solution checked against the puzzle.
-fn squads_shared(ctx: &GpuContext, records: &[Record], mode: Mode) {
-    let kernel = pollster::block_on(Squad9Kernel::new(ctx, Exchange::Shared, 0)).expect("compiles");
+/// Each puzzle alone on the squads kernel, `squads` of them sharing through `exchange`, timed around its
+/// search; every solution checked against the puzzle.
+fn squads_direct(
+    ctx: &GpuContext,
+    records: &[Record],
+    mode: Mode,
+    exchange: Exchange,
+    squads: u32,
+) {
+    let kernel = pollster::block_on(Squad9Kernel::new(ctx, exchange, squads)).expect("compiles");
     let limit = match mode {
         Mode::Count(n) => n,
         _ => 1,
@@ -131,7 +161,7 @@ fn squads_shared(ctx: &GpuContext, records: &[Record], mode: Mode) {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{} puzzles alone, {mode:?}, squads sharing through workgroup memory ({} squads) on {}: median {:.1} µs, \
+        "{} puzzles alone, {mode:?}, {} squads sharing through {exchange:?} on {}: median {:.1} µs, \
          90% {:.1}, 99% {:.1}, max {:.1}",
         times.len(),
         kernel.squads(),

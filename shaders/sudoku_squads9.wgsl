@@ -33,6 +33,12 @@ struct Params {
     budget: u32,
     // Idle squads wait this many steps of a counter between looks at the outboxes.
     backoff: u32,
+    // `serve` only: the run's number, its looks for a request before it leaves unasked, and the requests it
+    // answers at most.
+    ticket: u32,
+    wait: u32,
+    requests: u32,
+    pad: u32,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 // The puzzle as value planes (`src/sudoku/bands.rs`, `pack_values`): plane 3k + b holds bit k of band b's values.
@@ -75,6 +81,9 @@ var<private> sweeps: u32;
 var<private> guesses: u32;
 // Loop iterations so far (see `params.budget`).
 var<private> spent: u32;
+// Boards this squad has put in its outbox, over every search of the dispatch: a slot's tag comes from it, so it
+// never goes back.
+var<private> published: u32;
 
 // A band word's columns: bit c set where any of the three rows has bit c.
 fn fold(x: u32) -> u32 { return (x | (x >> 9u) | (x >> 18u)) & 0x1ffu; }
@@ -96,15 +105,14 @@ fn peers(f: u32) -> u32 {
     return p & ~f;
 }
 
-// The givens placed, every other cell open to every digit.
-fn start() {
+// The givens placed, every other cell open to every digit. `p` holds bits 0..3 of the values of this
+// invocation's band (planes b, 3 + b, 6 + b and 9 + b).
+fn start(p: vec4<u32>) {
     let v = d + 1u;
-    var given = 0u;
+    let given = p.x | p.y | p.z | p.w;
     var mine = FULL;
     for (var k = 0u; k < 4u; k++) {
-        let plane = puzzle[3u * k + b];
-        given |= plane;
-        mine &= select(~plane, plane, ((v >> k) & 1u) == 1u);
+        mine &= select(~p[k], p[k], ((v >> k) & 1u) == 1u);
     }
     f = select(0u, mine & FULL, live);
     w = select(0u, (FULL & ~given) | f, live);
@@ -226,21 +234,24 @@ fn stop_all(overflow: bool) {
     }
 }
 
-@compute @workgroup_size(32)
-fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) index: u32) {
+// This invocation's place in its squad.
+fn enter(index: u32) {
     me = index;
     live = me < 27u;
     d = select(9u, me / 3u, live);
     b = select(0u, me % 3u, live);
-    let squad = group.x;
+}
+
+// The search of one puzzle by every squad, until it stops (see the top of this file). Squad 0 starts with the
+// puzzle of value planes `p` (see `start`); the others start idle.
+fn search(squad: u32, p: vec4<u32>) {
     let squads = params.squads;
     // Squad 0 starts with the puzzle; the others start idle.
     var searching = squad == 0u;
     var depth = 0u;
-    var published = 0u;
     var scan = 0u;
     if searching {
-        start();
+        start(p);
         // The other squads start idle: counted so now, so that the first guesses are handed over already.
         if me == 0u {
             atomicAdd(&state[WORK], 1u);
@@ -444,8 +455,239 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
             }
         }
     }
+}
+
+// This squad's counters added to the search's.
+fn add_counters() {
     if me == 0u {
         atomicAdd(&state[GUESSES], guesses);
         atomicAdd(&state[SWEEPS], sweeps);
+    }
+}
+
+// One search of the puzzle in `puzzle`, its results left in `state` for the host to copy.
+@compute @workgroup_size(32)
+fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) index: u32) {
+    enter(index);
+    search(group.x, vec4<u32>(puzzle[b], puzzle[3u + b], puzzle[6u + b], puzzle[9u + b]));
+    add_counters();
+}
+
+// A run that is already on the GPU when its puzzle comes (`src/gpu/squad9/resident.rs`): squad 0 watches `link`,
+// memory the host has mapped, for a request newer than the last answered, while the others wait for its word
+// (`GO`); all search it; the last squad to leave writes the answer into `link`, then readies the state for the
+// next search (`READY`), and the run waits for the next request, up to `params.requests` of them. It leaves when
+// the host parks it (`PARK` reaches its ticket: other work wants the queue) or after `params.wait` looks without
+// a request (it marks `EXPIRED` with its ticket, so that the host knows to put a new run on the queue).
+@group(0) @binding(3) var<storage, read_write> link: array<atomic<u32>>;
+
+// `link`'s words (each on a line of its own but the puzzle's and the answer's, which the host moves in 16-byte
+// pieces). The puzzle's words and the answer's carry (request % 31 + 1) << 27, as a slot's do.
+const ASKED: u32 = 0u;
+const ANSWERED: u32 = 32u;
+const PARK: u32 = 64u;
+const EXPIRED: u32 = 96u;
+// The request's 12 value planes.
+const PUZZLE_IN: u32 = 128u;
+// The ticket of the run that answered.
+const ANSWER_TICKET: u32 = 160u;
+// The answer: count, overflow, guesses, boards handed over, then the first solution's 27 `f` words.
+const ANSWER_OUT: u32 = 192u;
+// In `state`: squads' leavings of searches, the request being searched (0: none), squad 0's word to the others
+// (the number of the search to start, or LEAVE), and the searches whose state is ready again.
+const EXITED: u32 = 288u;
+const SERVING: u32 = 320u;
+const GO: u32 = 352u;
+const READY: u32 = 384u;
+const LEAVE: u32 = 0xffffffffu;
+
+// The answer of the request `asked` copied from `state` into `link`, then marked answered.
+fn publish(asked: u32) {
+    let mark = (asked % 31u + 1u) << 27u;
+    if live {
+        atomicStore(&link[ANSWER_OUT + 4u + me], atomicLoad(&state[SOLUTION + me]) | mark);
+    }
+    if me == 0u {
+        atomicStore(&link[ANSWER_OUT], min(atomicLoad(&state[COUNT]), FULL) | mark);
+        atomicStore(&link[ANSWER_OUT + 1u], atomicLoad(&state[OVERFLOW]) | mark);
+        atomicStore(&link[ANSWER_OUT + 2u], min(atomicLoad(&state[GUESSES]), FULL) | mark);
+        atomicStore(&link[ANSWER_OUT + 3u], min(atomicLoad(&state[HANDED]), FULL) | mark);
+        atomicStore(&link[ANSWER_TICKET], params.ticket);
+    }
+    storageBarrier();
+    if me == 0u {
+        atomicStore(&link[ANSWERED], asked);
+    }
+}
+
+// Every control word back to its start for the next search, by the last squad to leave this one. The outbox
+// counts keep growing (their tags come from them), but boards left in an outbox count as taken and read.
+fn ready_again(squads: u32) {
+    if me == 0u {
+        atomicStore(&state[WORK], 0u);
+        atomicStore(&state[IDLE], 0u);
+        atomicStore(&state[STOP], 0u);
+        atomicStore(&state[COUNT], 0u);
+        atomicStore(&state[GUESSES], 0u);
+        atomicStore(&state[SWEEPS], 0u);
+        atomicStore(&state[HANDED], 0u);
+        atomicStore(&state[OVERFLOW], 0u);
+        atomicStore(&state[SERVING], 0u);
+    }
+    for (var s = me; s < squads; s += 32u) {
+        let handed = atomicLoad(&state[OUTBOX + 96u * s]);
+        atomicStore(&state[OUTBOX + 96u * s + 32u], handed);
+        atomicStore(&state[OUTBOX + 96u * s + 64u], handed);
+    }
+}
+
+// Squad 0's watch for a request: 1 asked (its number in `asked`, its planes in `p`), 2 parked or waited too
+// long, 3 asked but its words did not come (the answer says overflow).
+fn watch(asked: ptr<function, u32>, p: ptr<function, vec4<u32>>) -> u32 {
+    var got = 0u;
+    var number = 0u;
+    if me == 0u {
+        let answered = atomicLoad(&link[ANSWERED]);
+        var looks = 0u;
+        loop {
+            number = atomicLoad(&link[ASKED]);
+            if number != answered {
+                got = 1u;
+                break;
+            }
+            if atomicLoad(&link[PARK]) >= params.ticket {
+                got = 2u;
+                break;
+            }
+            looks += 1u;
+            spent += 1u + params.backoff;
+            if looks > params.wait {
+                got = 3u;
+                break;
+            }
+            var spin = 1u;
+            for (var i = 0u; i < params.backoff; i++) {
+                spin = spin * 1664525u + 1013904223u;
+            }
+            if spin == 0u {
+                atomicAdd(&state[SINK], 1u);
+            }
+        }
+        if got == 3u {
+            atomicStore(&link[EXPIRED], params.ticket);
+        }
+    }
+    got = told(got, 0u);
+    *asked = told(number, 0u);
+    if got != 1u {
+        return 2u;
+    }
+    // The puzzle's words, each once it carries this request's tag (the host writes them before `ASKED`, but
+    // nothing orders its writes and these reads).
+    let mark = (*asked % 31u + 1u) << 27u;
+    var late = false;
+    for (var k = 0u; k < 4u; k++) {
+        loop {
+            let x = atomicLoad(&link[PUZZLE_IN + 3u * k + b]);
+            if (x & 0xf8000000u) == mark {
+                (*p)[k] = x & FULL;
+                break;
+            }
+            spent += 1u;
+            if spent > params.budget {
+                late = true;
+                break;
+            }
+        }
+    }
+    if vote(select(0u, 1u, late)) != 0u {
+        return 3u;
+    }
+    return 1u;
+}
+
+@compute @workgroup_size(32)
+fn serve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) index: u32) {
+    enter(index);
+    let squad = group.x;
+    let squads = params.squads;
+    var served = 0u;
+    loop {
+        // 1: search; 2: leave; 3: answer overflow without a search.
+        var go = 0u;
+        var p = vec4<u32>();
+        if squad == 0u {
+            var asked = 0u;
+            go = watch(&asked, &p);
+            if me == 0u {
+                if go != 2u {
+                    atomicStore(&state[SERVING], asked);
+                    if go == 3u {
+                        atomicStore(&state[OVERFLOW], 1u);
+                        atomicStore(&state[STOP], 1u);
+                    }
+                }
+                atomicStore(&state[GO], select(served + 1u, LEAVE, go == 2u));
+            }
+        } else {
+            var word = 0u;
+            if me == 0u {
+                loop {
+                    word = atomicLoad(&state[GO]);
+                    if word == LEAVE || word > served {
+                        break;
+                    }
+                    var spin = 1u;
+                    for (var i = 0u; i < params.backoff; i++) {
+                        spin = spin * 1664525u + 1013904223u;
+                    }
+                    if spin == 0u {
+                        atomicAdd(&state[SINK], 1u);
+                    }
+                }
+            }
+            go = select(1u, 2u, told(word, 0u) == LEAVE);
+        }
+        if go == 2u {
+            break;
+        }
+        if go == 1u {
+            search(squad, p);
+        }
+        served += 1u;
+        add_counters();
+        guesses = 0u;
+        sweeps = 0u;
+        // The last squad to leave answers: every squad's writes are ordered before its count of leaving, and the
+        // last one's reads after it. Then it readies the state, and the others wait for that.
+        storageBarrier();
+        var last = 0u;
+        if me == 0u {
+            last = select(0u, 1u, atomicAdd(&state[EXITED], 1u) == squads * served - 1u);
+        }
+        if told(last, 0u) == 1u {
+            storageBarrier();
+            var serving = 0u;
+            if me == 0u {
+                serving = atomicLoad(&state[SERVING]);
+            }
+            publish(told(serving, 0u));
+            ready_again(squads);
+            storageBarrier();
+            if me == 0u {
+                atomicStore(&state[READY], served);
+            }
+        }
+        if me == 0u {
+            loop {
+                if atomicLoad(&state[READY]) >= served {
+                    break;
+                }
+            }
+        }
+        storageBarrier();
+        if served >= params.requests {
+            break;
+        }
     }
 }

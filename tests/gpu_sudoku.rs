@@ -693,3 +693,55 @@ fn the_squads_kernel_compiles_with_subgroups_where_the_device_has_them() {
         assert_eq!(Exchange::best(&g.ctx), Exchange::Shared);
     }
 }
+
+#[test]
+fn the_resident_squads_answer_puzzle_after_puzzle_parked_or_expired() {
+    use forkboard::gpu::squad9::Exchange;
+    use forkboard::gpu::squad9::resident::ResidentSquads;
+    use forkboard::sudoku::bands::pack;
+    let g = gpu();
+    let mut resident = pollster::block_on(ResidentSquads::new(&g.ctx, Exchange::best(&g.ctx), 0))
+        .expect("Vulkan and memory the host can map (lavapipe has both)");
+    let mut records = records_of("forum_hardest_11plus.txt", 12);
+    records.extend(records_of("serg_multi_10k.txt", 6));
+    let other_work = records_of("kaggle_10k.csv", 2);
+    let mut solver = Solver::new();
+    let mut answered = 0;
+    for (i, record) in records.iter().enumerate() {
+        let puzzle = record.puzzle.as_ref().unwrap();
+        let limit = if i % 3 == 0 { 2 } else { 1 };
+        let (result, _) = resident
+            .solve(&g.ctx, &pack(puzzle), limit)
+            .expect("the resident squads answer");
+        // Between puzzles: nothing, a pause longer than a run waits (it leaves unasked), or other work on the
+        // device (the waiting run is parked first).
+        match i % 3 {
+            1 => std::thread::sleep(std::time::Duration::from_millis(50)),
+            2 => {
+                same_as_cpu(&other_work, Mode::First, ForkConfig::default());
+            }
+            _ => {}
+        }
+        if result.overflowed() {
+            continue;
+        }
+        answered += 1;
+        let want = solver.solve(puzzle, limit);
+        // (Squads that find solutions at once may count past the limit: callers clamp.)
+        assert_eq!(
+            u64::from(result.count).min(limit),
+            want.count,
+            "line {}",
+            record.line
+        );
+        let cells = result.solution().expect("a solution");
+        let grid = Grid::new(puzzle.shape(), &cells).expect("a grid");
+        assert!(verify::is_solution(puzzle, &grid), "line {}", record.line);
+    }
+    assert!(
+        answered >= 15,
+        "{answered} of {} answered on the GPU",
+        records.len()
+    );
+    resident.park(&g.ctx);
+}

@@ -19,7 +19,13 @@ pub struct GpuContext {
     errors: Arc<Mutex<Option<String>>>,
     /// Fault injection: submissions left before the device is destroyed (`u64::MAX`: never).
     submissions_left: AtomicU64,
+    /// How to make a run of a resident kernel that waits on the queue leave, so that other work is not queued
+    /// behind it (see [`Self::submit`]).
+    parking: Mutex<Option<(usize, Park)>>,
 }
+
+/// Makes a waiting resident run leave at once (`super::squad9::resident`).
+pub(crate) type Park = Box<dyn FnOnce() + Send>;
 
 impl GpuContext {
     /// Requests a high-performance adapter and a device with the adapter's full limits.
@@ -103,11 +109,49 @@ impl GpuContext {
             limits,
             errors,
             submissions_left: AtomicU64::new(u64::MAX),
+            parking: Mutex::new(None),
         })
     }
 
-    /// Submits recorded work. Every kernel submits through here, so [`Self::lose_device_after`] can count.
+    /// Submits recorded work. Every kernel submits through here, so [`Self::lose_device_after`] can count, and
+    /// a resident run waiting on the queue for a puzzle is parked first: work put behind it would wait until it
+    /// gave up.
     pub fn submit(&self, commands: wgpu::CommandBuffer) {
+        self.park();
+        self.submit_counted(commands);
+    }
+
+    /// Makes the resident run waiting on the queue, if any, leave.
+    pub(crate) fn park(&self) {
+        let park = self
+            .parking
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some((_, park)) = park {
+            park();
+        }
+    }
+
+    /// Submits a resident run that will wait on the queue, with `park` to make it leave: as [`Self::submit`]
+    /// but for the parking. `owner` tells one resident kernel's runs from another's.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn submit_waiting(&self, commands: wgpu::CommandBuffer, owner: usize, park: Park) {
+        self.park();
+        self.submit_counted(commands);
+        *self.parking.lock().unwrap_or_else(|p| p.into_inner()) = Some((owner, park));
+    }
+
+    /// Takes back `owner`'s parking, if it is the one kept, once its run has ended by itself.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn forget_parking(&self, owner: usize) {
+        let mut parking = self.parking.lock().unwrap_or_else(|p| p.into_inner());
+        if parking.as_ref().is_some_and(|(kept, _)| *kept == owner) {
+            parking.take();
+        }
+    }
+
+    fn submit_counted(&self, commands: wgpu::CommandBuffer) {
         self.queue.submit([commands]);
         let left = self
             .submissions_left

@@ -13,6 +13,8 @@ use bytemuck::{Pod, Zeroable};
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
 use super::pipeline::trusted_module;
 use super::squad9::Squad9Kernel;
+#[cfg(not(target_arch = "wasm32"))]
+use super::squad9::resident::ResidentSquads;
 use super::sudoku_fork::{ForkConfig, ForkStats, GpuOutcome, NineKernel};
 use super::{GpuContext, GpuError};
 use crate::sudoku::Grid;
@@ -77,6 +79,10 @@ pub struct Lane9Kernel {
     lanes: LaneKernel,
     /// The kernel for a batch of one (see [`NineKernel::Auto`]).
     squads: Squad9Kernel,
+    /// The same kept waiting on the GPU between puzzles, natively where the device allows (Vulkan, memory the
+    /// host can map): a batch of one goes there first.
+    #[cfg(not(target_arch = "wasm32"))]
+    resident: Option<std::sync::Mutex<ResidentSquads>>,
 }
 
 impl Lane9Kernel {
@@ -109,8 +115,20 @@ impl Lane9Kernel {
             || unsafe { trusted_module(ctx, source) },
         )
         .await?;
-        let squads = Squad9Kernel::new(ctx, super::squad9::Exchange::best(ctx), 0).await?;
-        let kernel = Self { lanes, squads };
+        let exchange = super::squad9::Exchange::best(ctx);
+        let squads = Squad9Kernel::new(ctx, exchange, 0).await?;
+        // Where the device cannot have it (not Vulkan, no memory to map), the one-shot squads answer alone.
+        #[cfg(not(target_arch = "wasm32"))]
+        let resident = ResidentSquads::new(ctx, exchange, 0)
+            .await
+            .ok()
+            .map(std::sync::Mutex::new);
+        let kernel = Self {
+            lanes,
+            squads,
+            #[cfg(not(target_arch = "wasm32"))]
+            resident,
+        };
         // Drivers may finish compiling on the first dispatch: one puzzle on each kernel now keeps that out of
         // the first batch.
         let warm_up = Grid::empty(bands::nine());
@@ -124,6 +142,11 @@ impl Lane9Kernel {
                 .await?;
         }
         kernel.squads.solve(ctx, &pack(&warm_up), 1).await?;
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(resident) = &kernel.resident {
+            let mut resident = resident.lock().unwrap_or_else(|p| p.into_inner());
+            resident.solve(ctx, &pack(&warm_up), 1)?;
+        }
         Ok(kernel)
     }
 
@@ -170,9 +193,9 @@ impl Lane9Kernel {
             puzzles.iter().all(|p| p.borrow().shape() == bands::nine()),
             "the lane kernel solves 9×9 with 3×3 boxes"
         );
-        if let Some(squads) = self.squads_for(puzzles.len(), config) {
+        if self.squads_for(puzzles.len(), config) {
             let planes = pack(puzzles[0].borrow());
-            return alone(ctx, squads, &planes, limit, progress, each).await;
+            return self.alone(ctx, &planes, limit, progress, each).await;
         }
         self.lanes
             .solve_each(
@@ -202,8 +225,8 @@ impl Lane9Kernel {
         planes: impl Fn(usize) -> [u32; 12] + Sync,
         each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
-        if let Some(squads) = self.squads_for(count, config) {
-            return alone(ctx, squads, &planes(0), limit, progress, each).await;
+        if self.squads_for(count, config) {
+            return self.alone(ctx, &planes(0), limit, progress, each).await;
         }
         self.lanes
             .solve_indexed(
@@ -231,10 +254,10 @@ impl Lane9Kernel {
         each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
     ) -> Result<(Vec<T>, ForkStats), GpuError> {
         let count = parts.iter().map(|part| part.len()).sum();
-        if let Some(squads) = self.squads_for(count, config) {
+        if self.squads_for(count, config) {
             let planes = parts.iter().flat_map(|part| part.iter()).next();
             let planes = planes.expect("a batch of one holds a puzzle");
-            return alone(ctx, squads, planes, limit, progress, each).await;
+            return self.alone(ctx, planes, limit, progress, each).await;
         }
         let words: Vec<&[u32]> = parts
             .iter()
@@ -247,24 +270,37 @@ impl Lane9Kernel {
             .await
     }
 
-    /// The squads kernel, where it answers a batch of `count` puzzles: a batch of one, unless `config` asks for
-    /// a lane kernel by name.
-    fn squads_for(&self, count: usize, config: ForkConfig) -> Option<&Squad9Kernel> {
-        let wanted = config.nine_kernel == NineKernel::Auto && count == 1;
-        wanted.then_some(&self.squads)
+    /// Whether the squads kernel answers a batch of `count` puzzles: a batch of one, unless `config` asks for a
+    /// lane kernel by name.
+    fn squads_for(&self, count: usize, config: ForkConfig) -> bool {
+        config.nine_kernel == NineKernel::Auto && count == 1
     }
-}
 
-/// A batch of one on the squads kernel, its result made what the caller wants by `each`.
-async fn alone<T: Send>(
-    ctx: &GpuContext,
-    squads: &Squad9Kernel,
-    planes: &[u32; 12],
-    limit: u64,
-    progress: &mut dyn FnMut(usize, usize) -> bool,
-    each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
-) -> Result<(Vec<T>, ForkStats), GpuError> {
-    let (result, stats) = squads.solve(ctx, planes, limit).await?;
-    progress(1, 1);
-    Ok((vec![each(0, &result)], stats))
+    /// A batch of one on the squads kernel (the run waiting on the GPU where there is one), its result made what
+    /// the caller wants by `each`.
+    async fn alone<T: Send>(
+        &self,
+        ctx: &GpuContext,
+        planes: &[u32; 12],
+        limit: u64,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        each: impl Fn(usize, &Lane9Result) -> T + Sync + Send,
+    ) -> Result<(Vec<T>, ForkStats), GpuError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        let answered = match &self.resident {
+            Some(resident) => {
+                let mut resident = resident.lock().unwrap_or_else(|p| p.into_inner());
+                Some(resident.solve(ctx, planes, limit)?)
+            }
+            None => None,
+        };
+        #[cfg(target_arch = "wasm32")]
+        let answered = None;
+        let (result, stats) = match answered {
+            Some(answered) => answered,
+            None => self.squads.solve(ctx, planes, limit).await?,
+        };
+        progress(1, 1);
+        Ok((vec![each(0, &result)], stats))
+    }
 }

@@ -20,6 +20,9 @@ use super::{GpuContext, GpuError, readback};
 
 /// Squads in a dispatch at most (`MOST_SQUADS` in the shader: the outboxes are laid out for this many).
 pub const MOST_SQUADS: u32 = 128;
+/// A band word's 27 cells (`FULL`); the five bits above carry tags.
+#[cfg(not(target_arch = "wasm32"))]
+const FULL_WORD: u32 = 0x7ff_ffff;
 /// Slots in a squad's outbox (`RING`).
 const RING: u32 = 16;
 /// Where the shader keeps what the host reads (`state` words): the control words, each on a line of 32.
@@ -45,6 +48,9 @@ const BACKOFF: u32 = 64;
 /// Squads on a software adapter: one per core lavapipe is likely to have, so that hand-overs are exercised
 /// without idle squads spending the loop budget of the one that searches.
 const SOFTWARE_SQUADS: u32 = 2;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod resident;
 
 /// How a squad's invocations share values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +81,75 @@ struct SquadParams {
     limit: u32,
     budget: u32,
     backoff: u32,
+    /// `serve` only: the run's number, its looks for a request, and the requests it answers at most.
+    ticket: u32,
+    wait: u32,
+    requests: u32,
+    pad: u32,
+}
+
+/// Squads, loop budget and backoff for `ctx`'s adapter (`squads` of 0: the adapter's number).
+fn sizes(ctx: &GpuContext, squads: u32) -> (u32, u32, u32) {
+    let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+    let squads = match squads {
+        0 if software => SOFTWARE_SQUADS,
+        0 => MOST_SQUADS,
+        n => n.min(MOST_SQUADS),
+    };
+    if software {
+        (squads, SOFTWARE_BUDGET, 0)
+    } else {
+        (squads, u32::MAX, BACKOFF)
+    }
+}
+
+/// The kernel's entry point `entry` over buffers bound as `bindings`, with `exchange`'s prelude.
+async fn compile(
+    ctx: &GpuContext,
+    exchange: Exchange,
+    entry: &str,
+    bindings: &[Binding],
+) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout), GpuError> {
+    let prelude = match exchange {
+        Exchange::Subgroup => include_str!("../../shaders/squads_subgroup.wgsl"),
+        Exchange::Shared => include_str!("../../shaders/squads_shared.wgsl"),
+    };
+    let source = wgpu::ShaderModuleDescriptor {
+        label: Some("sudoku_squads9"),
+        source: wgpu::ShaderSource::Wgsl(
+            [prelude, include_str!("../../shaders/sudoku_squads9.wgsl")]
+                .concat()
+                .into(),
+        ),
+    };
+    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    // SAFETY: every index the shader makes is in bounds by construction: a squad's invocation indexes are below
+    // 32 (the workgroup size) and its stack frames below DEPTH (checked before each push); squad indexes are
+    // below `params.squads`, which the host keeps at most MOST_SQUADS, the squads `state` is sized for
+    // (STATE_BYTES); slots are `index % RING` of a squad's ring, the solution's words below 27, `link`'s below
+    // its 256 (`resident::LINK_WORDS`). Loops end: every loop but a sweep's fixed ones counts its iterations
+    // against `params.budget` or `params.wait`, and a squad leaves once the search has stopped, which it does
+    // when no board is left (`WORK`). Natively the checks wgpu would inject around each access cost time on
+    // every sweep.
+    let module = unsafe { trusted_module(ctx, source) };
+    let layout = buffer_layout(ctx, "sudoku_squads9", bindings);
+    let pipeline = PipelineMaker::new(ctx, "sudoku_squads9", &layout).pipeline(&module, entry);
+    if let Some(error) = scope.pop().await {
+        return Err(GpuError::Api(format!(
+            "the squads kernel did not compile: {error}"
+        )));
+    }
+    Ok((pipeline, layout))
+}
+
+/// A buffer of `size` bytes for `usage`.
+fn buffer(ctx: &GpuContext, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
 }
 
 /// A search's buffers (one set, reused: taken out while a search runs).
@@ -104,47 +179,16 @@ impl Squad9Kernel {
     /// [`GpuError::Api`]. `squads` of 0 picks the adapter's number.
     pub async fn new(ctx: &GpuContext, exchange: Exchange, squads: u32) -> Result<Self, GpuError> {
         use Binding::{Read, ReadWrite, Uniform};
-        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
-        let squads = match squads {
-            0 if software => SOFTWARE_SQUADS,
-            0 => MOST_SQUADS,
-            n => n.min(MOST_SQUADS),
-        };
-        let prelude = match exchange {
-            Exchange::Subgroup => include_str!("../../shaders/squads_subgroup.wgsl"),
-            Exchange::Shared => include_str!("../../shaders/squads_shared.wgsl"),
-        };
-        let source = wgpu::ShaderModuleDescriptor {
-            label: Some("sudoku_squads9"),
-            source: wgpu::ShaderSource::Wgsl(
-                [prelude, include_str!("../../shaders/sudoku_squads9.wgsl")]
-                    .concat()
-                    .into(),
-            ),
-        };
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        // SAFETY: every index the shader makes is in bounds by construction: a squad's invocation indexes are
-        // below 32 (the workgroup size) and its stack frames below DEPTH (checked before each push); squad
-        // indexes are below `params.squads`, which the host keeps at most MOST_SQUADS, the squads `state` is
-        // sized for (STATE_BYTES); slots are `index % RING` of a squad's ring, the solution's words below 27.
-        // Loops end: every loop but a sweep's fixed ones counts its iterations against `params.budget`, and a
-        // squad leaves once the search has stopped, which it does when no board is left (`WORK`). Natively the
-        // checks wgpu would inject around each access cost time on every sweep.
-        let module = unsafe { trusted_module(ctx, source) };
-        let layout = buffer_layout(ctx, "sudoku_squads9", &[Uniform, Read, ReadWrite]);
-        let pipeline = PipelineMaker::new(ctx, "sudoku_squads9", &layout).pipeline(&module, "main");
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!(
-                "the squads kernel did not compile: {error}"
-            )));
-        }
+        let (squads, budget, backoff) = sizes(ctx, squads);
+        let (pipeline, layout) =
+            compile(ctx, exchange, "main", &[Uniform, Read, ReadWrite]).await?;
         Ok(Self {
             pipeline,
             layout,
             exchange,
             squads,
-            budget: if software { SOFTWARE_BUDGET } else { u32::MAX },
-            backoff: if software { 0 } else { BACKOFF },
+            budget,
+            backoff,
             cache: Mutex::new(None),
         })
     }
@@ -176,6 +220,7 @@ impl Squad9Kernel {
             limit: limit.clamp(1, u64::from(u32::MAX)) as u32,
             budget: self.budget,
             backoff: self.backoff,
+            ..SquadParams::default()
         };
         if buffers.written != Some(params) {
             ctx.queue
@@ -217,27 +262,26 @@ impl Squad9Kernel {
     }
 
     fn buffers(&self, ctx: &GpuContext) -> SquadBuffers {
-        let buffer = |label, size, usage| {
-            ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
         use wgpu::BufferUsages as U;
         let params = buffer(
+            ctx,
             "squads params",
             size_of::<SquadParams>() as u64,
             U::UNIFORM | U::COPY_DST,
         );
-        let puzzle = buffer("squads puzzle", 48, U::STORAGE | U::COPY_DST);
+        let puzzle = buffer(ctx, "squads puzzle", 48, U::STORAGE | U::COPY_DST);
         let state = buffer(
+            ctx,
             "squads state",
             STATE_BYTES,
             U::STORAGE | U::COPY_SRC | U::COPY_DST,
         );
-        let read = buffer("squads read-back", READ_BYTES, U::MAP_READ | U::COPY_DST);
+        let read = buffer(
+            ctx,
+            "squads read-back",
+            READ_BYTES,
+            U::MAP_READ | U::COPY_DST,
+        );
         let bind_group = bind_buffers(
             ctx,
             "sudoku_squads9",
@@ -257,12 +301,17 @@ impl Squad9Kernel {
 
 /// The lane kernel's result for a search's control words and solution.
 fn result_of(words: &[u32]) -> Lane9Result {
-    let count = words[COUNT];
-    let overflow = words[OVERFLOW] != 0;
+    let solution: &[u32; 27] = words[SOLUTION..SOLUTION + 27].try_into().expect("27 words");
+    lane_result(words[COUNT], words[OVERFLOW] != 0, solution)
+}
+
+/// The lane kernel's result for a count, whether the search overflowed, and the first solution's words (digit
+/// d's cells in band b at 3d + b).
+fn lane_result(count: u32, overflow: bool, solution: &[u32; 27]) -> Lane9Result {
     let mut planes = [0u32; 12];
     if count > 0 {
         // Word 3d + b is digit d's cells in band b; plane 3k + b is bit k of band b's values.
-        for (l, &cells) in words[SOLUTION..SOLUTION + 27].iter().enumerate() {
+        for (l, &cells) in solution.iter().enumerate() {
             let (digit, band) = (l as u32 / 3 + 1, l % 3);
             for k in 0..4 {
                 if digit >> k & 1 == 1 {
@@ -288,7 +337,7 @@ mod tests {
 
     #[test]
     fn the_layout_is_the_shaders() {
-        assert_eq!(size_of::<SquadParams>(), 16);
+        assert_eq!(size_of::<SquadParams>(), 32);
         for (name, value) in [
             ("MOST_SQUADS", MOST_SQUADS as usize),
             ("RING", RING as usize),
