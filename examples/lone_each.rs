@@ -59,6 +59,7 @@ fn main() {
             mode,
             exchange,
             count.parse().expect("a number"),
+            pause,
         );
         return;
     }
@@ -138,6 +139,7 @@ fn squads_direct(
     mode: Mode,
     exchange: Exchange,
     squads: u32,
+    pause: u64,
 ) {
     let kernel = pollster::block_on(Squad9Kernel::new(ctx, exchange, squads)).expect("compiles");
     let limit = match mode {
@@ -149,6 +151,9 @@ fn squads_direct(
     pollster::block_on(kernel.solve(ctx, &pack(first), limit)).expect("runs");
     let mut times = Vec::with_capacity(records.len());
     for record in records {
+        if pause > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+        }
         let puzzle = record.puzzle.as_ref().expect("a puzzle");
         let started = Instant::now();
         let (result, _) =
