@@ -243,8 +243,9 @@ fn enter(index: u32) {
 }
 
 // The search of one puzzle by every squad, until it stops (see the top of this file). Squad 0 starts with the
-// puzzle of value planes `p` (see `start`); the others start idle.
-fn search(squad: u32, p: vec4<u32>) {
+// puzzle of value planes `p` (see `start`); the others start idle. `serving`: the request a resident run is
+// answering (0 for none).
+fn search(squad: u32, p: vec4<u32>, serving: u32) {
     let squads = params.squads;
     // Squad 0 starts with the puzzle; the others start idle.
     var searching = squad == 0u;
@@ -378,6 +379,10 @@ fn search(squad: u32, p: vec4<u32>) {
             // The other branch: the first place taken out of the chosen digit's unit.
             let other = select(w, w & ~first, mine);
             guesses += 1u;
+            // Counted as they are made, so that an answer written before the squads leave has them.
+            if me == 0u {
+                atomicAdd(&state[GUESSES], 1u);
+            }
             // 1: stop; 2: hand the other branch over (a squad is idle and the outbox has room); 4: push it; 0: no
             // room anywhere.
             var plan = 0u;
@@ -435,6 +440,14 @@ fn search(squad: u32, p: vec4<u32>) {
                 atomicStore(&state[SOLUTION + me], f);
             }
             if n + 1u >= params.limit {
+                // A resident run's first solution, where one is all that is wanted, is the answer: written now
+                // rather than once every squad has left.
+                if serving != 0u && n == 0u {
+                    if me == 0u {
+                        atomicStore(&state[PUBLISHED], 1u);
+                    }
+                    publish(serving, f);
+                }
                 stop_all(false);
                 break;
             }
@@ -460,7 +473,6 @@ fn search(squad: u32, p: vec4<u32>) {
 // This squad's counters added to the search's.
 fn add_counters() {
     if me == 0u {
-        atomicAdd(&state[GUESSES], guesses);
         atomicAdd(&state[SWEEPS], sweeps);
     }
 }
@@ -469,7 +481,7 @@ fn add_counters() {
 @compute @workgroup_size(32)
 fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) index: u32) {
     enter(index);
-    search(group.x, vec4<u32>(puzzle[b], puzzle[3u + b], puzzle[6u + b], puzzle[9u + b]));
+    search(group.x, vec4<u32>(puzzle[b], puzzle[3u + b], puzzle[6u + b], puzzle[9u + b]), 0u);
     add_counters();
 }
 
@@ -491,7 +503,7 @@ const EXPIRED: u32 = 96u;
 const PUZZLE_IN: u32 = 128u;
 // The ticket of the run that answered.
 const ANSWER_TICKET: u32 = 160u;
-// The answer: count, overflow, guesses, boards handed over, then the first solution's 27 `f` words.
+// The answer: count, overflow, guesses, boards handed over, then the first solution's 12 value planes.
 const ANSWER_OUT: u32 = 192u;
 // In `state`: squads' leavings of searches, the request being searched (0: none), squad 0's word to the others
 // (the number of the search to start, or LEAVE), and the searches whose state is ready again.
@@ -499,13 +511,27 @@ const EXITED: u32 = 288u;
 const SERVING: u32 = 320u;
 const GO: u32 = 352u;
 const READY: u32 = 384u;
+// Whether the answer was written already (by the squad that found the first solution).
+const PUBLISHED: u32 = 416u;
 const LEAVE: u32 = 0xffffffffu;
 
-// The answer of the request `asked` copied from `state` into `link`, then marked answered.
-fn publish(asked: u32) {
+// The answer of the request `asked` written into `link`, then marked answered: the count and overflow from
+// `state`, and the first solution, whose `f` words this squad holds in `first` (invocation 3d + b: digit d's
+// cells in band b), as value planes (16 words in all: four reads over PCIe for the host, where the words took
+// eight).
+fn publish(asked: u32, first: u32) {
     let mark = (asked % 31u + 1u) << 27u;
-    if live {
-        atomicStore(&link[ANSWER_OUT + 4u + me], atomicLoad(&state[SOLUTION + me]) | mark);
+    // Plane 3k + b is bit k of band b's values: the cells of the digits d whose d + 1 has bit k.
+    share(first);
+    let k = me / 3u;
+    let band = me % 3u;
+    var plane = 0u;
+    for (var d = 0u; d < 9u; d++) {
+        plane |= select(0u, peek(3u * d + band), (((d + 1u) >> k) & 1u) == 1u);
+    }
+    shared_done();
+    if me < 12u {
+        atomicStore(&link[ANSWER_OUT + 4u + me], plane | mark);
     }
     if me == 0u {
         atomicStore(&link[ANSWER_OUT], min(atomicLoad(&state[COUNT]), FULL) | mark);
@@ -533,6 +559,7 @@ fn ready_again(squads: u32) {
         atomicStore(&state[HANDED], 0u);
         atomicStore(&state[OVERFLOW], 0u);
         atomicStore(&state[SERVING], 0u);
+        atomicStore(&state[PUBLISHED], 0u);
     }
     for (var s = me; s < squads; s += 32u) {
         let handed = atomicLoad(&state[OUTBOX + 96u * s]);
@@ -616,17 +643,19 @@ fn serve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_inde
         // 1: search; 2: leave; 3: answer overflow without a search.
         var go = 0u;
         var p = vec4<u32>();
+        // The request's number, which every squad needs to write the answer when it finds it.
+        var asked = 0u;
         if squad == 0u {
-            var asked = 0u;
             go = watch(&asked, &p);
-            if me == 0u {
-                if go != 2u {
-                    atomicStore(&state[SERVING], asked);
-                    if go == 3u {
-                        atomicStore(&state[OVERFLOW], 1u);
-                        atomicStore(&state[STOP], 1u);
-                    }
+            if me == 0u && go != 2u {
+                atomicStore(&state[SERVING], asked);
+                if go == 3u {
+                    atomicStore(&state[OVERFLOW], 1u);
+                    atomicStore(&state[STOP], 1u);
                 }
+            }
+            storageBarrier();
+            if me == 0u {
                 atomicStore(&state[GO], select(served + 1u, LEAVE, go == 2u));
             }
         } else {
@@ -647,12 +676,18 @@ fn serve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_inde
                 }
             }
             go = select(1u, 2u, told(word, 0u) == LEAVE);
+            storageBarrier();
+            var serving = 0u;
+            if me == 0u {
+                serving = atomicLoad(&state[SERVING]);
+            }
+            asked = told(serving, 0u);
         }
         if go == 2u {
             break;
         }
         if go == 1u {
-            search(squad, p);
+            search(squad, p, asked);
         }
         served += 1u;
         add_counters();
@@ -671,7 +706,19 @@ fn serve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_inde
             if me == 0u {
                 serving = atomicLoad(&state[SERVING]);
             }
-            publish(told(serving, 0u));
+            serving = told(serving, 0u);
+            var written = 0u;
+            if me == 0u {
+                written = atomicLoad(&state[PUBLISHED]);
+            }
+            // (The solution's words from `state`: invocation L holds word L, as its finder held them.)
+            var first = 0u;
+            if live {
+                first = atomicLoad(&state[SOLUTION + me]);
+            }
+            if serving != 0u && told(written, 0u) == 0u {
+                publish(serving, first);
+            }
             ready_again(squads);
             storageBarrier();
             if me == 0u {

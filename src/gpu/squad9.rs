@@ -37,6 +37,8 @@ const OUTBOX: u32 = 512;
 const SLOTS: u32 = OUTBOX + 96 * MOST_SQUADS;
 /// Bytes of `state`: control words, outbox counts and every squad's slots.
 const STATE_BYTES: u64 = 4 * (SLOTS as u64 + 64 * (MOST_SQUADS * RING) as u64);
+/// Bytes of the memory a resident run shares with the host (`link` in the shader).
+const LINK_BYTES: u64 = 1024;
 /// Bytes read back after a search: the control words and the solution.
 const READ_BYTES: u64 = 4 * (SOLUTION as u64 + 32);
 /// Loop iterations an invocation may run on a software adapter: lavapipe stops an invocation's loops after
@@ -127,7 +129,7 @@ async fn compile(
     // 32 (the workgroup size) and its stack frames below DEPTH (checked before each push); squad indexes are
     // below `params.squads`, which the host keeps at most MOST_SQUADS, the squads `state` is sized for
     // (STATE_BYTES); slots are `index % RING` of a squad's ring, the solution's words below 27, `link`'s below
-    // its 256 (`resident::LINK_WORDS`). Loops end: every loop but a sweep's fixed ones counts its iterations
+    // its 256 (`LINK_BYTES`). Loops end: every loop but a sweep's fixed ones counts its iterations
     // against `params.budget` or `params.wait`, and a squad leaves once the search has stopped, which it does
     // when no board is left (`WORK`). Natively the checks wgpu would inject around each access cost time on
     // every sweep.
@@ -180,8 +182,13 @@ impl Squad9Kernel {
     pub async fn new(ctx: &GpuContext, exchange: Exchange, squads: u32) -> Result<Self, GpuError> {
         use Binding::{Read, ReadWrite, Uniform};
         let (squads, budget, backoff) = sizes(ctx, squads);
-        let (pipeline, layout) =
-            compile(ctx, exchange, "main", &[Uniform, Read, ReadWrite]).await?;
+        let (pipeline, layout) = compile(
+            ctx,
+            exchange,
+            "main",
+            &[Uniform, Read, ReadWrite, ReadWrite],
+        )
+        .await?;
         Ok(Self {
             pipeline,
             layout,
@@ -282,11 +289,14 @@ impl Squad9Kernel {
             READ_BYTES,
             U::MAP_READ | U::COPY_DST,
         );
+        // `main` never writes an answer there (`serving` is 0), but shares `search` with the resident
+        // `serve`, which does: the binding must be there.
+        let link = buffer(ctx, "squads link (unused)", LINK_BYTES, U::STORAGE);
         let bind_group = bind_buffers(
             ctx,
             "sudoku_squads9",
             &self.layout,
-            &[&params, &puzzle, &state],
+            &[&params, &puzzle, &state, &link],
         );
         SquadBuffers {
             params,

@@ -18,15 +18,14 @@ use std::sync::atomic::{AtomicU32, Ordering, fence};
 use ash::vk;
 use web_time::{Duration, Instant};
 
-use super::{
-    Exchange, FULL_WORD, Lane9Result, STATE_BYTES, SquadParams, buffer, compile, lane_result, sizes,
-};
+use super::{Exchange, FULL_WORD, Lane9Result, STATE_BYTES, SquadParams, buffer, compile, sizes};
+use crate::gpu::lanes::FLAG_OVERFLOW;
 use crate::gpu::pipeline::{Binding, bind_buffers};
 use crate::gpu::sudoku_fork::ForkStats;
 use crate::gpu::{GpuContext, GpuError};
 
 /// Words of `link` (`link`'s layout is the shader's: see `serve` in `shaders/sudoku_squads9.wgsl`).
-pub(super) const LINK_WORDS: usize = 256;
+const LINK_WORDS: usize = super::LINK_BYTES as usize / 4;
 const ASKED: usize = 0;
 const ANSWERED: usize = 32;
 const PARK: usize = 64;
@@ -34,6 +33,8 @@ const EXPIRED: usize = 96;
 const PUZZLE_IN: usize = 128;
 const ANSWER_TICKET: usize = 160;
 const ANSWER_OUT: usize = 192;
+/// The answer's words: count, overflow, guesses, boards handed over, then the first solution's value planes.
+const ANSWER_WORDS: usize = 16;
 /// Looks for a request a waiting run makes before it leaves unasked. On an H200 a look takes about a
 /// microsecond (two loads and the backoff), so a run waits some milliseconds; on lavapipe far less.
 const WAIT: u32 = 4_000;
@@ -166,12 +167,12 @@ impl LinkMemory {
         unsafe { self.words.add(at).read_volatile() }
     }
 
-    /// Words `at..at + 32`, in 16-byte reads where the CPU has them: in device memory every read is a round
+    /// Words `at..at + 16`, in 16-byte reads where the CPU has them: in device memory every read is a round
     /// trip over PCIe, and a volatile read of an array is made one read a word (measured: 25 µs for 27 words,
     /// docs/benchmarks.md).
-    fn block(&self, at: usize) -> [u32; 32] {
-        assert!(at.is_multiple_of(4) && at + 32 <= LINK_WORDS);
-        let mut words = [0u32; 32];
+    fn block(&self, at: usize) -> [u32; ANSWER_WORDS] {
+        assert!(at.is_multiple_of(4) && at + ANSWER_WORDS <= LINK_WORDS);
+        let mut words = [0u32; ANSWER_WORDS];
         #[cfg(target_arch = "x86_64")]
         for (i, four) in words.chunks_exact_mut(4).enumerate() {
             use std::arch::x86_64::__m128i;
@@ -331,8 +332,7 @@ impl ResidentSquads {
             if self.link.read(ANSWERED) == asked {
                 fence(Ordering::SeqCst);
                 let words = self.link.block(ANSWER_OUT);
-                let tagged = |w: u32| w >> 27 == mark >> 27;
-                if words[..31].iter().all(|&w| tagged(w)) {
+                if words.iter().all(|&w| w >> 27 == mark >> 27) {
                     break (words, self.link.read(ANSWER_TICKET));
                 }
                 continue;
@@ -367,14 +367,20 @@ impl ResidentSquads {
         };
         let (words, by) = answer;
         let field = |w: u32| w & FULL_WORD;
-        let solution: [u32; 27] = std::array::from_fn(|i| field(words[4 + i]));
-        let result = lane_result(field(words[0]), field(words[1]) != 0, &solution);
+        let overflow = field(words[1]) != 0;
+        let result = Lane9Result {
+            count: field(words[0]),
+            flags: 1 | if overflow { FLAG_OVERFLOW } else { 0 },
+            live: 0,
+            started: 2,
+            planes: std::array::from_fn(|i| field(words[4 + i])),
+        };
         let stats = ForkStats {
             rounds: 1,
             submissions: 0,
             forks: u64::from(field(words[3])),
             guesses: u64::from(field(words[2])),
-            overflowed: u64::from(result.overflowed()),
+            overflowed: u64::from(overflow),
             slots: self.squads * 32,
             upload_seconds,
             search_seconds: started.elapsed().as_secs_f64() - upload_seconds,
