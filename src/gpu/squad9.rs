@@ -4,8 +4,9 @@
 //!
 //! A squad shares its board's words by subgroup shuffles where the adapter's subgroups are exactly 32 wide
 //! (`shaders/squads_subgroup.wgsl`), else through workgroup memory ([`Exchange::Shared`]), which every adapter
-//! has and lavapipe tests. One submission a puzzle: its value planes written, the state cleared, one dispatch,
-//! a copy of the control words and the solution, read back.
+//! has and lavapipe tests. [`Squad9Kernel`] makes one submission a puzzle: its value planes written, the state
+//! cleared, one dispatch, a copy of the control words and the solution, read back. Natively, [`resident`] keeps
+//! a run of the same kernel waiting on the GPU for the next puzzle instead.
 
 use std::sync::Mutex;
 
@@ -119,9 +120,13 @@ async fn compile(
     let source = wgpu::ShaderModuleDescriptor {
         label: Some("sudoku_squads9"),
         source: wgpu::ShaderSource::Wgsl(
-            [prelude, include_str!("../../shaders/sudoku_squads9.wgsl")]
-                .concat()
-                .into(),
+            [
+                prelude,
+                include_str!("../../shaders/sudoku_squads9.wgsl"),
+                include_str!("../../shaders/squads_serve.wgsl"),
+            ]
+            .concat()
+            .into(),
         ),
     };
     let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);

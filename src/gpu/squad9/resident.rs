@@ -24,7 +24,7 @@ use crate::gpu::pipeline::{Binding, bind_buffers};
 use crate::gpu::sudoku_fork::ForkStats;
 use crate::gpu::{GpuContext, GpuError};
 
-/// Words of `link` (`link`'s layout is the shader's: see `serve` in `shaders/sudoku_squads9.wgsl`).
+/// Words of `link` (`link`'s layout is the shader's: see `shaders/squads_serve.wgsl`).
 const LINK_WORDS: usize = super::LINK_BYTES as usize / 4;
 const ASKED: usize = 0;
 const ANSWERED: usize = 32;
@@ -459,5 +459,33 @@ impl Drop for ResidentSquads {
             submission_index: None,
             timeout: None,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_link_is_laid_out_as_the_shader_has_it() {
+        let shader = include_str!("../../../shaders/squads_serve.wgsl");
+        for (name, value) in [
+            ("ASKED", ASKED),
+            ("ANSWERED", ANSWERED),
+            ("PARK", PARK),
+            ("EXPIRED", EXPIRED),
+            ("PUZZLE_IN", PUZZLE_IN),
+            ("ANSWER_TICKET", ANSWER_TICKET),
+            ("ANSWER_OUT", ANSWER_OUT),
+        ] {
+            assert!(
+                shader.contains(&format!("const {name}: u32 = {value}u;")),
+                "{name} is {value} in the shader"
+            );
+        }
+        // The answer's header and planes in whole 16-byte pieces, inside the link.
+        assert_eq!(ANSWER_WORDS, 4 + 12);
+        assert!(ANSWER_OUT.is_multiple_of(4) && ANSWER_OUT + ANSWER_WORDS <= LINK_WORDS);
+        assert!(PUZZLE_IN + 12 <= ANSWER_TICKET);
     }
 }
