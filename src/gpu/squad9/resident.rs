@@ -483,9 +483,11 @@ mod tests {
                 "{name} is {value} in the shader"
             );
         }
-        // The answer's header and planes in whole 16-byte pieces, inside the link.
-        assert_eq!(ANSWER_WORDS, 4 + 12);
-        assert!(ANSWER_OUT.is_multiple_of(4) && ANSWER_OUT + ANSWER_WORDS <= LINK_WORDS);
-        assert!(PUZZLE_IN + 12 <= ANSWER_TICKET);
     }
+
+    // The answer's header and planes in whole 16-byte pieces, inside the link; the puzzle's words below the
+    // answer's ticket.
+    const _: () = assert!(ANSWER_WORDS == 4 + 12);
+    const _: () = assert!(ANSWER_OUT.is_multiple_of(4) && ANSWER_OUT + ANSWER_WORDS <= LINK_WORDS);
+    const _: () = assert!(PUZZLE_IN + 12 <= ANSWER_TICKET);
 }
