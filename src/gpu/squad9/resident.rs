@@ -301,7 +301,8 @@ impl ResidentSquads {
 
     /// Searches the puzzle of value planes `planes`, counting up to `limit` solutions, as
     /// [`super::Squad9Kernel::solve`] does, through the run waiting on the GPU (one is put on the queue first if
-    /// none is, or if it searches to another limit); then puts the next run on the queue.
+    /// none is, or if it searches to another limit). The run then waits for the next puzzle; on lavapipe, where a
+    /// run answers one request, the next run is put on the queue instead.
     pub fn solve(
         &mut self,
         ctx: &GpuContext,
