@@ -654,7 +654,9 @@ fn a_puzzle_alone_on_the_squads_matches_the_cpu() {
         "{fallbacks} of {} to the CPU",
         3 * records.len()
     );
-    assert!(forks > 0, "no branch handed over");
+    // (On one core lavapipe runs a resident run's squads one after another, so the run has a single squad.)
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(forks > 0 || cores == 1, "no branch handed over");
 }
 
 #[test]

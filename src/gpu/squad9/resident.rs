@@ -243,7 +243,13 @@ impl ResidentSquads {
                 "resident squads run on discrete GPUs and lavapipe, not on {kind:?}"
             )));
         }
-        let (squads, budget, backoff) = sizes(ctx, squads);
+        let (mut squads, budget, backoff) = sizes(ctx, squads);
+        if kind == wgpu::DeviceType::Cpu {
+            // lavapipe runs a dispatch's workgroups on a thread per core: squads beyond them would wait for a
+            // thread while the others wait at the meeting for them.
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+            squads = squads.min(cores);
+        }
         let (pipeline, layout) = compile(
             ctx,
             exchange,
