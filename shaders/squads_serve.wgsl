@@ -108,13 +108,7 @@ fn watch(asked: ptr<function, u32>, p: ptr<function, vec4<u32>>) -> u32 {
                 got = 3u;
                 break;
             }
-            var spin = 1u;
-            for (var i = 0u; i < params.backoff; i++) {
-                spin = spin * 1664525u + 1013904223u;
-            }
-            if spin == 0u {
-                atomicAdd(&state[SINK], 1u);
-            }
+            back_off(1u);
         }
         if got == 3u {
             atomicStore(&link[EXPIRED], params.ticket);
@@ -182,13 +176,7 @@ fn serve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_inde
                     if word == LEAVE || word > served {
                         break;
                     }
-                    var spin = 1u;
-                    for (var i = 0u; i < params.backoff; i++) {
-                        spin = spin * 1664525u + 1013904223u;
-                    }
-                    if spin == 0u {
-                        atomicAdd(&state[SINK], 1u);
-                    }
+                    back_off(1u);
                 }
             }
             go = select(1u, 2u, told(word, 0u) == LEAVE);

@@ -203,6 +203,18 @@ fn sweep() -> u32 {
     return select(0u, select(0u, 1u, changed) | select(0u, 2u, dead), live);
 }
 
+// Waits `params.backoff` steps of a counter started at `seed`, between two looks at words other squads write.
+fn back_off(seed: u32) {
+    var spin = seed;
+    for (var i = 0u; i < params.backoff; i++) {
+        spin = spin * 1664525u + 1013904223u;
+    }
+    // Never true in practice; it keeps the wait from being optimised away.
+    if spin == 0u {
+        atomicAdd(&state[SINK], 1u);
+    }
+}
+
 // Sweeps to a fixpoint: 0 stuck, 1 solved, 2 dead, 3 past the budget.
 fn settle() -> u32 {
     loop {
@@ -287,14 +299,7 @@ fn search(squad: u32, p: vec4<u32>, serving: u32) {
                 break;
             }
             if offer == 0u {
-                var spin = me + 1u;
-                for (var i = 0u; i < params.backoff; i++) {
-                    spin = spin * 1664525u + 1013904223u;
-                }
-                // Never true in practice; it keeps the wait from being optimised away.
-                if spin == 0u {
-                    atomicAdd(&state[SINK], 1u);
-                }
+                back_off(me + 1u);
                 continue;
             }
             let chosen = firstTrailingBit(offer);

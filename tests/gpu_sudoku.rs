@@ -242,10 +242,9 @@ fn one_hard_puzzle_alone_is_answered_by_one_workgroup_in_one_run() {
     }
 }
 
-#[test]
-fn a_few_puzzles_a_workgroup_each_match_the_cpu() {
-    // Hard, easy, unsolvable, clashing and many-solution puzzles together on `lone`, with lanes for 256 per
-    // puzzle; counting many solutions takes several runs, so the lanes park and go on.
+/// Four 9×9 records that are not plain puzzles: clashing givens, no solution, a handful of solutions, and the
+/// empty grid.
+fn odd_nines() -> Vec<Record> {
     let nine_empty = ".".repeat(81);
     let text = format!(
         "11{clash}\n12345678.{unsolvable}9{rest}\n{few}\n{nine_empty}\n",
@@ -254,7 +253,14 @@ fn a_few_puzzles_a_workgroup_each_match_the_cpu() {
         rest = &nine_empty[..63],
         few = "1.......2.3.......4.5.......6.7.......8.9.......................................1",
     );
-    let mut records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    Reader::new(text.as_bytes(), ReadOptions::default()).collect()
+}
+
+#[test]
+fn a_few_puzzles_a_workgroup_each_match_the_cpu() {
+    // Hard, easy, unsolvable, clashing and many-solution puzzles together on `lone`, with lanes for 256 per
+    // puzzle; counting many solutions takes several runs, so the lanes park and go on.
+    let mut records = odd_nines();
     records.extend(records_of("forum_hardest_11plus.txt", 12));
     records.extend(records_of("kaggle_10k.csv", 6));
     for (i, record) in records.iter_mut().enumerate() {
@@ -616,15 +622,7 @@ fn each_alone_as_cpu(records: &[Record], mode: Mode) -> BatchReport {
 fn a_puzzle_alone_on_the_squads_matches_the_cpu() {
     // Hard, easy, unsolvable, clashing and many-solution puzzles, each alone: the squads kernel (subgroups where
     // they are 32 wide, workgroup memory on lavapipe) counts, hands branches over and ends on every one.
-    let nine_empty = ".".repeat(81);
-    let text = format!(
-        "11{clash}\n12345678.{unsolvable}9{rest}\n{few}\n{nine_empty}\n",
-        clash = &nine_empty[2..],
-        unsolvable = &nine_empty[..8],
-        rest = &nine_empty[..63],
-        few = "1.......2.3.......4.5.......6.7.......8.9.......................................1",
-    );
-    let mut records: Vec<Record> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    let mut records = odd_nines();
     records.extend(records_of("forum_hardest_11plus.txt", 24));
     records.extend(records_of("kaggle_10k.csv", 6));
     records.extend(records_of("serg_multi_10k.txt", 6));
