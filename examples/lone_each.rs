@@ -3,8 +3,15 @@
 //! the slowest puzzles with the CPU engine's time for each on one thread. For the "one hard puzzle" bar
 //! (docs/benchmarks.md).
 //!
-//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto|squads:N:shared|subgroup] [SHOW]
-//! [PAUSE_MS]`
+//! `cargo run --release --example lone_each -- FILE [first|count2] [lanes|lone|auto|cpu|squads:N:shared|subgroup]
+//! [SHOW] [PAUSE_MS[spin]] [TIMES]`
+//!
+//! `PAUSE_MS` puts a pause before each puzzle: the thread sleeps, or with `spin` (`30spin`) it keeps its core
+//! busy, to tell what an idle host costs from what an idle GPU costs. `cpu` times the CPU engine on this thread
+//! instead, each puzzle after the same pause.
+//!
+//! With `TIMES`, every puzzle's line and time in µs is written there, one a line (`auto`, `lanes` and `lone`), to
+//! compare with the CPU solvers puzzle by puzzle.
 //!
 //! `auto` answers each puzzle natively through the squads kernel's run waiting on the GPU (or one put on the
 //! queue for it, when the last has left: `PAUSE_MS` between puzzles shows that case).
@@ -39,10 +46,15 @@ fn main() {
         _ => NineKernel::Auto,
     };
     let show: usize = args.next().map_or(10, |s| s.parse().expect("a number"));
-    // A pause before each puzzle, in milliseconds (puzzles that come one by one, not back to back).
-    let pause: u64 = args.next().map_or(0, |s| s.parse().expect("a number"));
+    // A pause before each puzzle (puzzles that come one by one, not back to back).
+    let pause = args.next().map_or(Pause::default(), |s| Pause::parse(&s));
+    let times_path = args.next();
     let bytes = std::fs::read(&path).expect("readable");
     let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
+    if kernel_arg.as_deref() == Some("cpu") {
+        cpu_each(&records, mode, pause);
+        return;
+    }
     let ctx = GpuContext::new_blocking().expect("a GPU");
     if let Some(how) = kernel_arg
         .as_deref()
@@ -80,9 +92,7 @@ fn main() {
     let mut sorted: Vec<(f64, usize)> = Vec::with_capacity(records.len());
     let mut guesses = 0u64;
     for (i, record) in records.iter().enumerate() {
-        if pause > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(pause));
-        }
+        pause.wait();
         let started = Instant::now();
         let (answers, report) = answer_chunk_blocking(
             &ctx,
@@ -98,6 +108,13 @@ fn main() {
         assert_eq!(report.cpu_fallbacks, 0, "line {}", i + 1);
         guesses += report.kernel.guesses;
         sorted.push((seconds, i));
+    }
+    if let Some(path) = times_path {
+        let lines: String = sorted
+            .iter()
+            .map(|&(seconds, i)| format!("{} {:.2}\n", records[i].line, seconds * 1e6))
+            .collect();
+        std::fs::write(&path, lines).expect("TIMES writable");
     }
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = sorted.len();
@@ -139,7 +156,7 @@ fn squads_direct(
     mode: Mode,
     exchange: Exchange,
     squads: u32,
-    pause: u64,
+    pause: Pause,
 ) {
     let kernel = pollster::block_on(Squad9Kernel::new(ctx, exchange, squads)).expect("compiles");
     let limit = match mode {
@@ -151,9 +168,7 @@ fn squads_direct(
     pollster::block_on(kernel.solve(ctx, &pack(first), limit)).expect("runs");
     let mut times = Vec::with_capacity(records.len());
     for record in records {
-        if pause > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(pause));
-        }
+        pause.wait();
         let puzzle = record.puzzle.as_ref().expect("a puzzle");
         let started = Instant::now();
         let (result, _) =
@@ -171,6 +186,64 @@ fn squads_direct(
         times.len(),
         kernel.squads(),
         ctx.describe(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times[times.len() - 1]
+    );
+}
+
+/// A pause before each puzzle: `ms` milliseconds asleep, or with the core kept busy (`spin`).
+#[derive(Clone, Copy, Default)]
+struct Pause {
+    ms: u64,
+    spin: bool,
+}
+
+impl Pause {
+    fn parse(s: &str) -> Self {
+        let (ms, spin) = match s.strip_suffix("spin") {
+            Some(ms) => (ms, true),
+            None => (s, false),
+        };
+        Pause {
+            ms: ms
+                .parse()
+                .expect("PAUSE_MS: a number, or a number and `spin`"),
+            spin,
+        }
+    }
+
+    fn wait(self) {
+        let length = std::time::Duration::from_millis(self.ms);
+        if self.spin {
+            let started = Instant::now();
+            while started.elapsed() < length {
+                std::hint::spin_loop();
+            }
+        } else if self.ms > 0 {
+            std::thread::sleep(length);
+        }
+    }
+}
+
+/// Each puzzle answered by the CPU engine on this thread, after the pause: the distribution of the times.
+fn cpu_each(records: &[Record], mode: Mode, pause: Pause) {
+    let mut solver = Solver::new();
+    // The first puzzle warms the code and tables: not timed.
+    std::hint::black_box(answer(&records[0], &mut solver, mode));
+    let mut times = Vec::with_capacity(records.len());
+    for record in records {
+        pause.wait();
+        let started = Instant::now();
+        std::hint::black_box(answer(record, &mut solver, mode));
+        times.push(started.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{} puzzles alone, {mode:?}, the CPU engine on one thread: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}",
+        times.len(),
         at(0.5),
         at(0.9),
         at(0.99),
