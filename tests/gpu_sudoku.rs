@@ -722,10 +722,17 @@ fn the_resident_squads_answer_puzzle_after_puzzle_parked_or_expired() {
         let (result, _) = resident
             .solve(&g.ctx, &pack(puzzle), limit)
             .expect("the resident squads answer");
-        // Between puzzles: nothing, a pause longer than a run waits (it leaves unasked), or other work on the
-        // device (the waiting run is parked first).
+        // Between puzzles: nothing, a pause longer than a run waits (it leaves unasked: some milliseconds on
+        // lavapipe, about a tenth of a second on a GPU), or other work on the device (the waiting run is parked
+        // first).
         match i % 3 {
-            1 => std::thread::sleep(std::time::Duration::from_millis(50)),
+            1 => std::thread::sleep(std::time::Duration::from_millis(
+                if g.ctx.info.device_type == wgpu::DeviceType::Cpu {
+                    50
+                } else {
+                    400
+                },
+            )),
             2 => {
                 same_as_cpu(&other_work, Mode::First, ForkConfig::default());
             }

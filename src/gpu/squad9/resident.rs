@@ -3,10 +3,11 @@
 //! writes and reads over PCIe instead of a submission (some 55 µs through wgpu and Vulkan, docs/benchmarks.md).
 //!
 //! A run answers request after request (on lavapipe one, then the host puts the next run on the queue). It
-//! leaves after some milliseconds without a request (the GPU spins while it waits, so not for long), and when
-//! other work is submitted on the device (it is parked first, [`GpuContext::submit`]): the next puzzle then
-//! finds no run waiting and puts one on the queue itself, paying a submission. Its squads meet between
-//! searches, so all of them must be on the GPU at once: [`ResidentSquads::new`] refuses integrated GPUs.
+//! leaves after about a tenth of a second without a request (the GPU spins at full clock while it waits, so not
+//! for longer), and when other work is submitted on the device (it is parked first, [`GpuContext::submit`]):
+//! the next puzzle then finds no run waiting and puts one on the queue itself, paying a submission. Its squads
+//! meet between searches, so all of them must be on the GPU at once: [`ResidentSquads::new`] refuses integrated
+//! GPUs.
 //!
 //! WebGPU cannot map a buffer a kernel uses, so the memory comes from Vulkan directly (`ash`, through
 //! `wgpu::hal`): device-local and host-visible where the GPU has such memory (the PCIe window: the kernel polls
@@ -35,9 +36,14 @@ const ANSWER_TICKET: usize = 160;
 const ANSWER_OUT: usize = 192;
 /// The answer's words: count, overflow, guesses, boards handed over, then the first solution's value planes.
 const ANSWER_WORDS: usize = 16;
-/// Looks for a request a waiting run makes before it leaves unasked. On an H200 a look takes about a
-/// microsecond (two loads and the backoff), so a run waits some milliseconds; on lavapipe far less.
-const WAIT: u32 = 4_000;
+/// Looks for a request a waiting run makes on a GPU before it leaves unasked: about a tenth of a second on an
+/// H200, where a look (two loads and the backoff) takes under a microsecond. A puzzle that finds a run waiting
+/// costs a third to a fifth of one that finds none after a pause, which pays a submission to a GPU that has
+/// begun to clock down; the waiting GPU draws some 50 W more than an idle one (docs/benchmarks.md, "A puzzle
+/// after a pause").
+const GPU_WAIT: u32 = 150_000;
+/// The same on a software adapter, well within lavapipe's loop budget.
+const SOFTWARE_WAIT: u32 = 4_000;
 /// Requests a run answers on a software adapter before it ends (on a GPU, as many as come while it waits):
 /// lavapipe stops an invocation's loops after 65,535 iterations in all, and a run's squads wait in loops between
 /// requests.
@@ -220,6 +226,8 @@ pub struct ResidentSquads {
     backoff: u32,
     /// Requests a run answers at most (see [`SOFTWARE_REQUESTS`]).
     requests: u32,
+    /// Looks for a request before a run leaves unasked ([`GPU_WAIT`], [`SOFTWARE_WAIT`]).
+    wait: u32,
     /// The last run put on the queue, and the limit it searches to.
     ticket: u32,
     limit: u32,
@@ -288,10 +296,15 @@ impl ResidentSquads {
             squads,
             budget,
             backoff,
-            requests: if ctx.info.device_type == wgpu::DeviceType::Cpu {
+            requests: if kind == wgpu::DeviceType::Cpu {
                 SOFTWARE_REQUESTS
             } else {
                 u32::MAX
+            },
+            wait: if kind == wgpu::DeviceType::Cpu {
+                SOFTWARE_WAIT
+            } else {
+                GPU_WAIT
             },
             ticket: 0,
             limit: 0,
@@ -413,7 +426,7 @@ impl ResidentSquads {
             budget: self.budget,
             backoff: self.backoff,
             ticket: self.ticket,
-            wait: WAIT,
+            wait: self.wait,
             requests: self.requests,
             pad: 0,
         };
