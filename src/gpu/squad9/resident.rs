@@ -36,11 +36,11 @@ const ANSWER_TICKET: usize = 160;
 const ANSWER_OUT: usize = 192;
 /// The answer's words: count, overflow, guesses, boards handed over, then the first solution's value planes.
 const ANSWER_WORDS: usize = 16;
-/// Looks for a request a waiting run makes on a GPU before it leaves unasked: about a tenth of a second on an
-/// H200, where a look (two loads and the backoff) takes under a microsecond. A puzzle that finds a run waiting
-/// costs a third to a fifth of one that finds none after a pause, which pays a submission to a GPU that has
-/// begun to clock down; the waiting GPU draws some 50 W more than an idle one (docs/benchmarks.md, "A puzzle
-/// after a pause").
+/// Looks for a request a waiting run makes on a GPU before it leaves unasked: 90–120 ms on an H200, where a look
+/// (two loads and the backoff) takes under a microsecond. A puzzle that finds a run waiting costs between a third
+/// and an eighth of one that finds none after a pause, which pays a submission to a GPU that has begun to clock
+/// down; the waiting GPU draws some 50 W more than an idle one (docs/benchmarks.md, "The slowest puzzles for the
+/// best of three solvers on one core, and runs that wait a tenth of a second").
 const GPU_WAIT: u32 = 150_000;
 /// The same on a software adapter, well within lavapipe's loop budget.
 const SOFTWARE_WAIT: u32 = 4_000;
