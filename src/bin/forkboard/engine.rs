@@ -382,7 +382,18 @@ impl Engines {
     pub fn describe(&self) -> String {
         let threads = rayon::current_num_threads();
         let mut parts = Vec::new();
-        if let Some(name) = &self.gpu_name {
+        let mut note = self.note.clone();
+        // Under auto, a GPU that was given no chunk (every one too small) did not run: the line says so rather
+        // than list it with no puzzles.
+        let stood_by =
+            matches!(self.choice, Engine::Auto) && self.on_gpu == 0 && self.shares.is_empty();
+        if let (true, Some(name), None) = (stood_by, &self.gpu_name, &note) {
+            note = Some(format!(
+                "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, {name}, \
+                 was not used"
+            ));
+        }
+        if let Some(name) = self.gpu_name.as_ref().filter(|_| !stood_by) {
             let k = &self.gpu_report.kernel;
             let which = match self.shares.len() {
                 0 | 1 => format!("gpu {name}"),
@@ -419,11 +430,11 @@ impl Engines {
                 .collect();
             parts.push(format!("each gpu: {}", each.join(", ")));
         }
-        if self.on_cpu > 0 || self.gpu_name.is_none() {
+        if self.on_cpu > 0 || self.gpu_name.is_none() || stood_by {
             parts.push(format!("cpu ({threads} threads) — {} puzzles", self.on_cpu));
         }
         let mut line = parts.join("; ");
-        if let Some(note) = &self.note {
+        if let Some(note) = &note {
             line.push_str(&format!(" [{note}]"));
         }
         line
