@@ -432,6 +432,67 @@ fn plain_pretty_grids_are_answered_as_the_usual_way_answers_them() {
 }
 
 #[test]
+fn puzzles_that_come_one_by_one_are_answered_as_they_come() {
+    // A terminal or a slow producer: each puzzle is answered before the next is sent, standard input still
+    // open, on each engine (lines decide the layout at once; a pretty grid as soon as its first row is seen).
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let solved =
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+    let pretty_grid = "4 . . | . . . | 8 . 5\n. 3 . | . . . | . . .\n. . . | 7 . . | . . .\n\
+                       ------+-------+------\n. 2 . | . . . | . 6 .\n. . . | . 8 . | 4 . .\n\
+                       . . . | . 1 . | . . .\n------+-------+------\n. . . | 6 . 3 | . 7 .\n\
+                       5 . . | 2 . . | . . .\n1 . 4 | . . . | . . .\n";
+    let cases = [
+        ("cpu", format!("{hard}\n"), solved.to_string()),
+        ("gpu", format!("{hard}\n"), solved.to_string()),
+        (
+            "cpu",
+            pretty_grid.to_string(),
+            "4 1 7 | 3 6 9 | 8 2 5".to_string(),
+        ),
+    ];
+    for (engine, puzzle, first_line) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
+            .args(["solve", "-", "--engine", engine])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (lines_tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        let reading = std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                if lines_tx.send(line.unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        let patience = std::time::Duration::from_secs(60);
+        for round in 0..2 {
+            stdin.write_all(puzzle.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+            // (Pretty grids are written a blank line apart.)
+            let line = std::iter::from_fn(|| lines.recv_timeout(patience).ok())
+                .find(|line| !line.is_empty())
+                .unwrap_or_else(|| {
+                    panic!("{engine}: no answer to puzzle {round} while the input stays open")
+                });
+            assert_eq!(line, first_line, "{engine}, puzzle {round}");
+            // The rest of a pretty grid's answer, before the next puzzle.
+            for _ in 1..puzzle.lines().count() {
+                lines.recv_timeout(patience).unwrap();
+            }
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{engine}");
+        reading.join().unwrap();
+    }
+}
+
+#[test]
 fn an_output_nobody_reads_holds_the_gpu_stages_back() {
     // 60 MB of puzzles on standard input, the output never read: the stages must stop taking input once their
     // bounded buffers are full, not answer everything into memory. (Before the format stage waited for the

@@ -3,8 +3,9 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, Read};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
+use std::time::Duration;
 use std::{mem, thread};
 
 use forkboard::sudoku::format::{ReadOptions, Reader, Splitter};
@@ -29,11 +30,18 @@ impl<R: Read> Read for Counted<R> {
 const AHEAD_BLOCK: usize = 1 << 20;
 /// Blocks it may read before they are taken.
 const AHEAD_BLOCKS: usize = 4;
+/// How long the input may give nothing before a splitter is told it paused, so that the puzzles it holds are
+/// answered now (a terminal, a pipe from a slow producer): well under what a person notices, and far longer
+/// than a file's or a fast pipe's read takes.
+const PAUSE: Duration = Duration::from_millis(20);
 
 /// A reader whose input is read on a thread of its own, a few blocks ahead, so that copying the bytes out of
 /// the kernel overlaps what the caller does with them: the splitter's one thread sets the pace of a large file,
 /// and on a file of pretty grids a third of its time was that copy. A block is what one `read` gives (a pipe's
 /// bytes are passed on as they come), and errors come in their place, after every byte read before them.
+/// Once `pauses` is set, a read that has waited [`PAUSE`] for the input gives an error of kind `WouldBlock`
+/// instead of waiting on (the splitter's sign to cut a piece from what it holds, [`Splitter::idle`]); the next
+/// read waits again.
 struct ReadAhead {
     /// Blocks read: a buffer and how many of its bytes were read (none: the end).
     blocks: mpsc::Receiver<io::Result<(Vec<u8>, usize)>>,
@@ -43,10 +51,11 @@ struct ReadAhead {
     len: usize,
     at: usize,
     ended: bool,
+    pauses: Arc<AtomicBool>,
 }
 
 impl ReadAhead {
-    fn new(mut input: Box<dyn Read + Send>) -> Self {
+    fn new(mut input: Box<dyn Read + Send>, pauses: Arc<AtomicBool>) -> Self {
         let (blocks_tx, blocks) = mpsc::sync_channel(AHEAD_BLOCKS);
         let (spent, spent_rx) = mpsc::sync_channel::<Vec<u8>>(AHEAD_BLOCKS + 2);
         thread::spawn(move || {
@@ -71,6 +80,7 @@ impl ReadAhead {
             len: 0,
             at: 0,
             ended: false,
+            pauses,
         }
     }
 }
@@ -86,7 +96,20 @@ impl Read for ReadAhead {
                 let _ = self.spent.try_send(spent);
             }
             (self.at, self.len) = (0, 0);
-            match self.blocks.recv() {
+            let block = if self.pauses.load(Ordering::Relaxed) {
+                match self.blocks.recv_timeout(PAUSE) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::WouldBlock,
+                            "the input paused",
+                        ));
+                    }
+                    block => block.map_err(|_| mpsc::RecvError),
+                }
+            } else {
+                self.blocks.recv()
+            };
+            match block {
                 Ok(Ok((block, len))) if len > 0 => (self.block, self.len) = (block, len),
                 Ok(Err(e)) => {
                     self.ended = true;
@@ -106,6 +129,8 @@ impl Read for ReadAhead {
 /// An open input: its bytes, its size when known, and the bytes read so far.
 pub struct Input {
     raw: Box<dyn Read + Send>,
+    /// Set for a splitter, which is told when the input pauses ([`ReadAhead`]).
+    pauses: Arc<AtomicBool>,
     options: ReadOptions,
     pub size: Option<u64>,
     pub read: Arc<AtomicU64>,
@@ -117,8 +142,10 @@ impl Input {
         Reader::new(BufReader::with_capacity(1 << 16, self.raw), self.options)
     }
 
-    /// The input cut into pieces of whole records, to be read on every core.
+    /// The input cut into pieces of whole records, to be read on every core; when the input pauses, the records
+    /// read so far go out at once ([`Splitter::idle`]).
     pub fn splitter(self) -> Splitter<Box<dyn Read + Send>> {
+        self.pauses.store(true, Ordering::Relaxed);
         Splitter::new(self.raw, self.options)
     }
 }
@@ -149,11 +176,13 @@ impl InputArgs {
             let size = file.metadata().ok().map(|m| m.len());
             (Box::new(file), size)
         };
+        let pauses = Arc::new(AtomicBool::new(false));
         Ok(Input {
             raw: Box::new(Counted {
-                inner: ReadAhead::new(raw),
+                inner: ReadAhead::new(raw, Arc::clone(&pauses)),
                 read: Arc::clone(&read),
             }),
+            pauses,
             options: self.options(),
             size,
             read,
@@ -164,6 +193,11 @@ impl InputArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A read-ahead that waits for its input however long it pauses.
+    fn never() -> Arc<AtomicBool> {
+        Arc::new(AtomicBool::new(false))
+    }
 
     /// `bytes`, then an error.
     struct Failing(io::Cursor<Vec<u8>>);
@@ -183,7 +217,7 @@ mod tests {
         let bytes: Vec<u8> = (0..3 * AHEAD_BLOCK + 12_345)
             .map(|i| (i % 251) as u8)
             .collect();
-        let mut ahead = ReadAhead::new(Box::new(io::Cursor::new(bytes.clone())));
+        let mut ahead = ReadAhead::new(Box::new(io::Cursor::new(bytes.clone())), never());
         let mut got = Vec::new();
         let mut buf = vec![0; 70_001];
         loop {
@@ -195,7 +229,7 @@ mod tests {
         }
         assert_eq!(got, bytes);
         assert_eq!(ahead.read(&mut buf).unwrap(), 0, "the end stays the end");
-        let mut empty = ReadAhead::new(Box::new(io::empty()));
+        let mut empty = ReadAhead::new(Box::new(io::empty()), never());
         assert_eq!(empty.read(&mut buf).unwrap(), 0);
     }
 
@@ -215,7 +249,7 @@ mod tests {
     #[test]
     fn read_ahead_passes_a_pipes_bytes_on_as_they_come() {
         let (tx, rx) = mpsc::channel();
-        let mut ahead = ReadAhead::new(Box::new(Pipe(rx)));
+        let mut ahead = ReadAhead::new(Box::new(Pipe(rx)), never());
         let mut buf = [0; 100];
         tx.send(b"4.....8.5\n".to_vec()).unwrap();
         assert_eq!(ahead.read(&mut buf).unwrap(), 10, "before the pipe ends");
@@ -226,9 +260,28 @@ mod tests {
     }
 
     #[test]
+    fn read_ahead_says_when_a_pipe_pauses_once_asked_to() {
+        let (tx, rx) = mpsc::channel();
+        let pauses = never();
+        let mut ahead = ReadAhead::new(Box::new(Pipe(rx)), Arc::clone(&pauses));
+        pauses.store(true, Ordering::Relaxed);
+        let mut buf = [0; 100];
+        tx.send(b"4.....8.5\n".to_vec()).unwrap();
+        assert_eq!(ahead.read(&mut buf).unwrap(), 10);
+        // Nothing more for a while: a pause, then the bytes when they come, then the end.
+        let paused = ahead.read(&mut buf).unwrap_err();
+        assert_eq!(paused.kind(), io::ErrorKind::WouldBlock);
+        tx.send(b"more".to_vec()).unwrap();
+        drop(tx);
+        assert_eq!(ahead.read(&mut buf).unwrap(), 4);
+        assert_eq!(ahead.read(&mut buf).unwrap(), 0);
+        assert_eq!(ahead.read(&mut buf).unwrap(), 0, "the end stays the end");
+    }
+
+    #[test]
     fn read_ahead_gives_an_error_after_the_bytes_before_it() {
         let bytes: Vec<u8> = (0..AHEAD_BLOCK + 100).map(|i| (i % 7) as u8).collect();
-        let mut ahead = ReadAhead::new(Box::new(Failing(io::Cursor::new(bytes.clone()))));
+        let mut ahead = ReadAhead::new(Box::new(Failing(io::Cursor::new(bytes.clone()))), never());
         let mut got = Vec::new();
         let error = ahead.read_to_end(&mut got).unwrap_err();
         assert_eq!(error.to_string(), "the disk went away");

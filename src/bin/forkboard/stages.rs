@@ -31,6 +31,8 @@ const CPU_CHUNK: usize = 1 << 16;
 /// The same for the GPU, larger: each GPU batch ends with a tail of rounds where only its hardest puzzles
 /// still run, so fewer, larger batches keep the device fuller.
 const GPU_CHUNK: usize = 1 << 17;
+/// How long the writer waits for the next part before it flushes what it holds (see [`Stages::write`]).
+const FLUSH_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Time each stage spent working (not waiting for its neighbours), in nanoseconds: `--stats` shows which one
 /// bounds a run.
@@ -306,7 +308,25 @@ impl Stages<'_> {
         let mut waiting: BTreeMap<usize, Formatted> = BTreeMap::new();
         let mut next = 0;
         let result = 'writing: {
-            for (index, part) in parts {
+            loop {
+                // Parts that stop coming for a while (an input that paused) are flushed, so that what was answered
+                // shows; a file's parts follow each other far sooner, and are written in large writes as before.
+                let (index, part) = match parts.recv_timeout(FLUSH_AFTER) {
+                    Ok(part) => part,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(e) = sink.flush() {
+                            if e.kind() == io::ErrorKind::BrokenPipe {
+                                break 'writing Ok(());
+                            }
+                            break 'writing Err(write_error(e));
+                        }
+                        match parts.recv() {
+                            Ok(part) => part,
+                            Err(_) => break,
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 waiting.insert(index, part);
                 while let Some(part) = waiting.remove(&next) {
                     let started = Instant::now();

@@ -63,6 +63,38 @@ pub fn detect<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> Format {
     Format::Line
 }
 
+/// Whether the first lines of an input that paused (a terminal, a slow pipe) already settle its layout as
+/// [`detect`] would tell it, so that its first puzzles need not wait for [`SAMPLE_LINES`] lines: a CSV header, a
+/// line of a pretty grid, or a puzzle on one line whose length is no grid's side (a line as long as a side may
+/// be a block's first row, and only the rows after it tell). The lines after may in rare files have decided
+/// otherwise (a pretty line among the first four after a one-line puzzle); detection from a pause does not wait
+/// for them.
+pub fn decided_early<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> bool {
+    let mut content = lines
+        .into_iter()
+        .map(<[u8]>::trim_ascii)
+        .filter(|l| !l.is_empty() && l.first() != Some(&b'#'))
+        .peekable();
+    if content.peek().is_some_and(|first| is_csv_header(first)) {
+        return true;
+    }
+    for line in content {
+        if looks_pretty(line) {
+            return true;
+        }
+        if line.iter().any(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if BoxShape::for_side(line.len()).is_ok() {
+            return false;
+        }
+        if BoxShape::for_cell_count(line.len()).is_some() {
+            return true;
+        }
+    }
+    false
+}
+
 /// A first line that names a puzzle column, e.g. `quizzes,solutions` (or `puzzle` alone).
 pub(super) fn is_csv_header(line: &[u8]) -> bool {
     split_fields(line).any(|f| {
@@ -131,6 +163,33 @@ pub(super) fn is_rule(line: &[u8], side: Option<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_lines_settle_the_layout_only_where_the_rest_cannot_change_it() {
+        let hard: &[u8] =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let settled: [&[&[u8]]; 5] = [
+            &[hard],
+            &[b"# a comment", b"", hard],
+            &[b"quizzes,solutions"],
+            &[b"4 . . | . . . | 8 . 5"],
+            &[b"bad line", hard],
+        ];
+        for lines in settled {
+            assert!(decided_early(lines.iter().copied()), "{lines:?}");
+        }
+        // A row as long as a side may begin a block (or be a 4×4 on one line: 16 cells), and nothing yet says
+        // anything.
+        let open: [&[&[u8]]; 4] = [
+            &[b"400000805"],
+            &[b"1..............."],
+            &[b"# only a comment"],
+            &[],
+        ];
+        for lines in open {
+            assert!(!decided_early(lines.iter().copied()), "{lines:?}");
+        }
+    }
 
     #[test]
     fn markup_with_spaces_is_not_a_grid() {

@@ -7,6 +7,11 @@
 //! making the cells). It only looks for line ends and counts rows, so it runs on one thread while the pieces are
 //! parsed on every core. Block files without blank lines (and pretty grids with no end of a puzzle for
 //! megabytes) are read by one [`Reader`] here instead, piece by piece.
+//!
+//! An input may pause (a terminal, a pipe from a slow producer): a source that says so with a read error of kind
+//! [`io::ErrorKind::WouldBlock`] gets every whole record read so far as a piece at once ([`Splitter::idle`]),
+//! and its layout decided from its first lines where they already settle it ([`super::detect::decided_early`]),
+//! so that each puzzle can be answered as it comes.
 
 use std::io::{self, BufReader, Chain, Cursor, Read};
 use std::mem;
@@ -252,6 +257,8 @@ pub struct Splitter<R> {
     pretty: PrettyGrids,
     /// The input has ended (or failed).
     ended: bool,
+    /// The last read found the input paused (`WouldBlock`): pieces are cut from what is whole.
+    idle: bool,
     error: Option<io::Error>,
     /// Bytes handed out in pieces or skipped so far (of what is kept: a too-long line counts its kept part).
     position: u64,
@@ -276,14 +283,17 @@ impl<R: Read> Splitter<R> {
             scanned_lines: 0,
             pretty: PrettyGrids::default(),
             ended: false,
+            idle: false,
             error: None,
             position: 0,
             end: None,
         };
-        // Enough lines for detection, exactly as a reader of the whole input would see them.
+        // Enough lines for detection, exactly as a reader of the whole input would see them; or, when the input
+        // pauses, as many as settle it.
         while !splitter.ended
             && count_lines(&splitter.pending) < SAMPLE_LINES
             && splitter.pending.len() < SAMPLE_LINES * (MAX_LINE + 2)
+            && !(splitter.idle && splitter.decided_early(options))
         {
             splitter.read_more(READ_MIN);
         }
@@ -294,6 +304,24 @@ impl<R: Read> Splitter<R> {
     /// The layout being read.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// Whether the input paused at the last read (a read error of kind `WouldBlock`): the last piece held what
+    /// was whole, and a caller gathering pieces should not wait for more before using them.
+    pub fn idle(&self) -> bool {
+        self.idle
+    }
+
+    /// Whether the whole lines read so far settle the layout (`options` naming one, or
+    /// [`super::detect::decided_early`]).
+    fn decided_early(&self, options: ReadOptions) -> bool {
+        let whole = &self.pending[..self.line_start];
+        options.format.is_some()
+            || super::detect::decided_early(
+                whole
+                    .split(|&b| b == b'\n')
+                    .map(|l| l.strip_suffix(b"\r").unwrap_or(l)),
+            )
     }
 
     /// The input, e.g. to feed a source read a piece at a time. It must not run dry before its true end: an
@@ -353,6 +381,12 @@ impl<R: Read> Splitter<R> {
             if self.ended {
                 return None;
             }
+            // The input paused: what is whole goes now.
+            if self.idle
+                && let Some(cut) = self.idle_cut()
+            {
+                return Some(self.text_piece(cut));
+            }
             // A block file without a blank line this far (or a pretty grid without an end of a puzzle): its
             // records are only found by reading them. Not in a shard, whose ends must be found from any start.
             if self.pending.len() > 4 * size.max(READ_SIZE) {
@@ -408,6 +442,36 @@ impl<R: Read> Splitter<R> {
             }
         };
         found.or_else(|| (self.ended && !self.pending.is_empty()).then_some(self.pending.len()))
+    }
+
+    /// Where a piece of every whole record read so far ends, if one does: at the last line end (lines, CSV), after
+    /// the last blank line (blocks), or after the last whole line where that ends a grid (pretty grids: the scan
+    /// must stand between puzzles where the piece is cut, as [`Self::scan_grid`] leaves it).
+    fn idle_cut(&mut self) -> Option<usize> {
+        let whole = self.line_start;
+        let cut = match self.format {
+            Format::Line | Format::Csv => whole,
+            Format::Grid => {
+                self.scan_grid(usize::MAX);
+                if self.rows.between_puzzles() {
+                    self.scanned
+                } else {
+                    0
+                }
+            }
+            _ => {
+                let mut end = 0;
+                let mut last = 0;
+                for line in self.pending[..whole].split_inclusive(|&b| b == b'\n') {
+                    end += line.len();
+                    if line.len() <= MAX_LINE + 1 && line.iter().all(u8::is_ascii_whitespace) {
+                        last = end;
+                    }
+                }
+                last
+            }
+        };
+        (cut > 0).then_some(cut)
     }
 
     /// Pretty grids: the first end of a puzzle at or after `size` bytes, scanning on from where the last call
@@ -495,12 +559,15 @@ impl<R: Read> Splitter<R> {
         // Room first: `read_to_end` would otherwise grow the buffer from a few bytes by doubling, copying what
         // it read so far at every step (twice the bytes moved, measured: the splitter at half `read`'s speed).
         self.pending.reserve(ask as usize);
+        self.idle = false;
         match input.by_ref().take(ask).read_to_end(&mut self.pending) {
             Ok(0) => {
                 self.ended = true;
                 return;
             }
             Ok(_) => {}
+            // A pause: the bytes before it are kept (`read_to_end` appends them).
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.idle = true,
             Err(e) => {
                 // What came before the unfinished line is read; the unfinished line is lost, as it would be
                 // for a reader of the whole input.
@@ -581,7 +648,13 @@ struct Counting<R> {
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        // The sequential reader takes records one by one anyway: a pause in the input is waited out here.
+        let n = loop {
+            match self.inner.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                read => break read?,
+            }
+        };
         self.count += n as u64;
         Ok(n)
     }
@@ -838,6 +911,79 @@ mod tests {
             self.0 = &self.0[n..];
             Ok(n)
         }
+    }
+
+    /// An input that pauses (a read error of kind `WouldBlock`) once at each of `pauses`, byte positions in
+    /// ascending order, and otherwise gives at most `step` bytes a read.
+    struct Pausing<'a> {
+        text: &'a [u8],
+        at: usize,
+        pauses: Vec<usize>,
+        step: usize,
+    }
+
+    impl Read for Pausing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.pauses.first() == Some(&self.at) {
+                self.pauses.remove(0);
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            let next = self.pauses.first().copied().unwrap_or(self.text.len());
+            let n = buf.len().min(self.step).min(next - self.at);
+            buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_input_that_pauses_reads_like_the_whole_input_in_every_layout() {
+        for (name, text) in layouts() {
+            let expect = whole(text.as_bytes());
+            // Pauses every few hundred bytes, mid-line as often as not, and reads of a few bytes to a lot.
+            for (every, step) in [(97, 13), (333, 1 << 20), (1000, 64)] {
+                for size in [1, 100, 1 << 20] {
+                    let pauses = (1..text.len() / every).map(|k| k * every).collect();
+                    let input = Pausing {
+                        text: text.as_bytes(),
+                        at: 0,
+                        pauses,
+                        step,
+                    };
+                    let mut splitter = Splitter::new(input, ReadOptions::default());
+                    let got: Vec<Record> = std::iter::from_fn(|| splitter.next_piece(size))
+                        .flat_map(|piece| piece.records(ReadOptions::default()))
+                        .collect();
+                    assert_eq!(
+                        got, expect,
+                        "{name}, a pause every {every} bytes, pieces of {size}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_puzzle_goes_out_at_the_pause_after_it() {
+        // Puzzles typed one by one: the layout is known from the first, and each piece holds the puzzles before
+        // a pause, though a piece of a megabyte was asked for.
+        let line = format!("{HARD}\n");
+        let text = format!("{line}{line}{line}{}", &line[..40]);
+        let pauses = vec![line.len(), 3 * line.len()];
+        let input = Pausing {
+            text: text.as_bytes(),
+            at: 0,
+            pauses,
+            step: 1 << 20,
+        };
+        let mut splitter = Splitter::new(input, ReadOptions::default());
+        assert_eq!(splitter.format(), Format::Line);
+        let mut pieces = Vec::new();
+        while let Some(piece) = splitter.next_piece(1 << 20) {
+            pieces.push((piece.records(ReadOptions::default()).len(), splitter.idle()));
+        }
+        // One puzzle, paused; two, paused; then the unfinished line at the end (a bad record).
+        assert_eq!(pieces, [(1, true), (2, true), (1, false)]);
     }
 
     #[test]

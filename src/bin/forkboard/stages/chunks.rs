@@ -75,6 +75,10 @@ impl Stages<'_> {
                         };
                         taken += next.bytes();
                         pieces.push(next);
+                        // The input paused: the puzzles it gave so far go now, a chunk of their own.
+                        if splitter.idle() {
+                            break;
+                        }
                     }
                     pieces
                 });
