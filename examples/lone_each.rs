@@ -118,15 +118,11 @@ fn main() {
     }
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = sorted.len();
-    let at = |q: f64| sorted[((n as f64 * q) as usize).min(n - 1)].0 * 1e6;
+    let micros: Vec<f64> = sorted.iter().map(|&(seconds, _)| seconds * 1e6).collect();
     println!(
-        "{n} puzzles alone, {mode:?}, {nine_kernel:?} on {}: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}; \
-         {:.1} guesses a puzzle",
+        "{n} puzzles alone, {mode:?}, {nine_kernel:?} on {}: {}; {:.1} guesses a puzzle",
         ctx.describe(),
-        at(0.5),
-        at(0.9),
-        at(0.99),
-        sorted[n - 1].0 * 1e6,
+        distribution(micros),
         guesses as f64 / n as f64
     );
     let mut solver = Solver::new();
@@ -178,18 +174,12 @@ fn squads_direct(
         let grid = Grid::new(puzzle.shape(), &cells).expect("a grid");
         assert!(verify::is_solution(puzzle, &grid), "line {}", record.line);
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{} puzzles alone, {mode:?}, {} squads sharing through {exchange:?} on {}: median {:.1} µs, \
-         90% {:.1}, 99% {:.1}, max {:.1}",
+        "{} puzzles alone, {mode:?}, {} squads sharing through {exchange:?} on {}: {}",
         times.len(),
         kernel.squads(),
         ctx.describe(),
-        at(0.5),
-        at(0.9),
-        at(0.99),
-        times[times.len() - 1]
+        distribution(times)
     );
 }
 
@@ -239,14 +229,22 @@ fn cpu_each(records: &[Record], mode: Mode, pause: Pause) {
         std::hint::black_box(answer(record, &mut solver, mode));
         times.push(started.elapsed().as_secs_f64() * 1e6);
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{} puzzles alone, {mode:?}, the CPU engine on one thread: median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}",
+        "{} puzzles alone, {mode:?}, the CPU engine on one thread: {}",
         times.len(),
+        distribution(times)
+    );
+}
+
+/// "median … µs, 90% …, 99% …, max …" of times in µs (as `scripts/bench-one-puzzle.sh` reads it).
+fn distribution(mut micros: Vec<f64>) -> String {
+    micros.sort_by(f64::total_cmp);
+    let at = |q: f64| micros[((micros.len() as f64 * q) as usize).min(micros.len() - 1)];
+    format!(
+        "median {:.1} µs, 90% {:.1}, 99% {:.1}, max {:.1}",
         at(0.5),
         at(0.9),
         at(0.99),
-        times[times.len() - 1]
-    );
+        at(1.0)
+    )
 }

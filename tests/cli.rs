@@ -2,16 +2,21 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-fn forkboard(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
+/// The binary started with `args`, its standard input and output piped to the test, its errors to `stderr`.
+fn spawn(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_forkboard"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+fn forkboard(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(args, Stdio::piped());
     // Fed from another thread while the output is read: a large input's answers fill the output pipe before
     // the whole input has gone in.
     let mut input = child.stdin.take().unwrap();
@@ -452,13 +457,7 @@ fn puzzles_that_come_one_by_one_are_answered_as_they_come() {
         ),
     ];
     for (engine, puzzle, first_line) in cases {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
-            .args(["solve", "-", "--engine", engine])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(&["solve", "-", "--engine", engine], Stdio::null());
         let mut stdin = child.stdin.take().unwrap();
         let (lines_tx, lines) = std::sync::mpsc::channel();
         let stdout = child.stdout.take().unwrap();
@@ -508,13 +507,10 @@ fn an_output_nobody_reads_holds_the_gpu_stages_back() {
         .to_string();
     let block = format!("{quiz}\n").repeat(10_000).into_bytes();
     let total = 75 * block.len();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_forkboard"))
-        .args(["solve", "-", "--engine", "gpu", "--chunk", "500"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(
+        &["solve", "-", "--engine", "gpu", "--chunk", "500"],
+        Stdio::null(),
+    );
     let mut stdin = child.stdin.take().unwrap();
     let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counter = std::sync::Arc::clone(&taken);

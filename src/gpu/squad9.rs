@@ -150,6 +150,26 @@ async fn compile(
 }
 
 /// A buffer of `size` bytes for `usage`.
+/// A search's commands: `state` cleared (a slot's tag is its index modulo 31, which an earlier search's slot
+/// may share), then `pipeline` on `squads` squads.
+fn encode_search(
+    ctx: &GpuContext,
+    pipeline: &wgpu::ComputePipeline,
+    bind_group: &wgpu::BindGroup,
+    state: &wgpu::Buffer,
+    squads: u32,
+) -> wgpu::CommandEncoder {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    encoder.clear_buffer(state, 0, None);
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(squads, 1, 1);
+    }
+    encoder
+}
+
 fn buffer(ctx: &GpuContext, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
     ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
@@ -241,15 +261,13 @@ impl Squad9Kernel {
         }
         ctx.queue
             .write_buffer(&buffers.puzzle, 0, bytemuck::cast_slice(planes));
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        // Cleared every time: a slot's tag is its index modulo 31, which an earlier search's slot may share.
-        encoder.clear_buffer(&buffers.state, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &buffers.bind_group, &[]);
-            pass.dispatch_workgroups(self.squads, 1, 1);
-        }
+        let mut encoder = encode_search(
+            ctx,
+            &self.pipeline,
+            &buffers.bind_group,
+            &buffers.state,
+            self.squads,
+        );
         encoder.copy_buffer_to_buffer(&buffers.state, 0, &buffers.read, 0, READ_BYTES);
         let upload_seconds = started.elapsed().as_secs_f64();
         ctx.submit(encoder.finish());

@@ -19,7 +19,10 @@ use std::sync::atomic::{AtomicU32, Ordering, fence};
 use ash::vk;
 use web_time::{Duration, Instant};
 
-use super::{Exchange, FULL_WORD, Lane9Result, STATE_BYTES, SquadParams, buffer, compile, sizes};
+use super::{
+    Exchange, FULL_WORD, Lane9Result, STATE_BYTES, SquadParams, buffer, compile, encode_search,
+    sizes,
+};
 use crate::gpu::lanes::FLAG_OVERFLOW;
 use crate::gpu::pipeline::{Binding, bind_buffers};
 use crate::gpu::sudoku_fork::ForkStats;
@@ -432,14 +435,13 @@ impl ResidentSquads {
         };
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.clear_buffer(&self.state, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &self.bind_group, &[]);
-            pass.dispatch_workgroups(self.squads, 1, 1);
-        }
+        let encoder = encode_search(
+            ctx,
+            &self.pipeline,
+            &self.bind_group,
+            &self.state,
+            self.squads,
+        );
         let link = Arc::clone(&self.link);
         let ticket = self.ticket;
         ctx.submit_waiting(
