@@ -15,6 +15,7 @@ use forkboard::sudoku::with_thread_solver;
 
 use crate::Engine;
 use crate::gpus::describe_share;
+use crate::seconds::seconds_text;
 
 /// Chunks smaller than this go to the CPU under `--engine auto`: uploading, dispatching and reading back cost
 /// more than the CPU needs for a handful of puzzles. Measured on the H100 machine against the CPU engine on all
@@ -402,7 +403,7 @@ impl Engines {
             parts.push(format!(
                 "{} — {} puzzles, {} lanes, {} runs, {} guesses, {} forks ({} from splits), {} finished on the CPU, \
                  {} answered during the search; \
-                 seconds: {:.4} upload, {:.4} search, {:.4} download, {:.4} in all with the checks",
+                 seconds: {} upload, {} search, {} download, {} in all with the checks",
                 which,
                 self.on_gpu,
                 k.slots,
@@ -412,10 +413,10 @@ impl Engines {
                 k.split,
                 self.gpu_report.cpu_fallbacks,
                 k.answered_early,
-                k.upload_seconds,
-                k.search_seconds,
-                k.download_seconds,
-                self.gpu_report.kernel_seconds,
+                seconds_text(k.upload_seconds),
+                seconds_text(k.search_seconds),
+                seconds_text(k.download_seconds),
+                seconds_text(self.gpu_report.kernel_seconds),
             ));
         }
         if !self.shares.is_empty() {
@@ -423,7 +424,11 @@ impl Engines {
                 .shares
                 .iter()
                 .map(|share| {
-                    let detail = format!("{} puzzles, {:.3} s", share.puzzles, share.seconds);
+                    let detail = format!(
+                        "{} puzzles, {} s",
+                        share.puzzles,
+                        seconds_text(share.seconds)
+                    );
                     let failed = share.failed.as_deref();
                     describe_share(&share.name, share.puzzles, self.on_gpu, &detail, failed)
                 })

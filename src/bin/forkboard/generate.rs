@@ -198,7 +198,7 @@ pub fn run(args: GenerateArgs) -> Result<bool, String> {
     if let Some(why) = &gpu_failure {
         eprintln!("GPU failed   {why}; the rest was checked on the CPU");
     }
-    eprintln!("seconds      {seconds:.3}");
+    eprintln!("seconds      {}", crate::seconds::seconds_text(seconds));
     eprintln!("puzzles/s    {:.1}", made_count as f64 / seconds.max(1e-9));
     Ok(missed == 0)
 }

@@ -7,6 +7,7 @@ mod gpus;
 mod input;
 mod queens;
 mod rate;
+mod seconds;
 mod solve;
 mod stages;
 mod verify;

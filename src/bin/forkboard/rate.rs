@@ -147,7 +147,7 @@ pub fn run(args: RateArgs) -> Result<bool, String> {
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
     eprintln!("hardest step  {}", common.join(", "));
-    eprintln!("seconds      {seconds:.3}");
+    eprintln!("seconds      {}", crate::seconds::seconds_text(seconds));
     eprintln!("puzzles/s    {:.0}", puzzles as f64 / seconds.max(1e-9));
     Ok(unrated == 0)
 }

@@ -14,6 +14,7 @@ use forkboard::sudoku::format::Format;
 use crate::SolveArgs;
 use crate::engine::Engines;
 use crate::gpus::parse_gpus;
+use crate::seconds::seconds_text;
 use crate::stages::{Busy, Stages};
 
 /// `--stats`: the summary on standard error.
@@ -31,7 +32,7 @@ fn print_stats(tally: &Tally, counting: bool, elapsed: Duration, engines: &Engin
     if tally.gave_up > 0 {
         eprintln!("gave up      {}", tally.gave_up);
     }
-    eprintln!("seconds      {seconds:.3}");
+    eprintln!("seconds      {}", seconds_text(seconds));
     eprintln!("puzzles/s    {rate:.0}");
     eprintln!("engine       {}", engines.describe());
 }

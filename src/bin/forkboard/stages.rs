@@ -23,6 +23,7 @@ use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
 
 use crate::engine::Engines;
+use crate::seconds::seconds_text;
 use chunks::ChunkSizes;
 
 /// Puzzles per chunk on the CPU, which answers pieces of a 64th of a chunk: about a thousand 9×9 puzzles a piece
@@ -70,7 +71,7 @@ impl Busy {
             .iter()
             .map(|(name, total)| (name, total.load(Ordering::Relaxed)))
             .filter(|&(_, nanos)| nanos > 0)
-            .map(|(name, nanos)| format!("{name} {:.3}", nanos as f64 * 1e-9))
+            .map(|(name, nanos)| format!("{name} {}", seconds_text(nanos as f64 * 1e-9)))
             .collect();
         format!("{} (seconds busy)", busy.join(" · "))
     }
