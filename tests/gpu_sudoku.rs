@@ -761,3 +761,33 @@ fn the_resident_squads_answer_puzzle_after_puzzle_parked_or_expired() {
     );
     resident.park(&g.ctx);
 }
+
+#[test]
+fn the_kernels_are_left_with_a_run_waiting_for_a_lone_puzzle() {
+    // A context of its own: the other tests' work on the shared one parks whatever run waits there.
+    let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+    let kernels = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
+    // Setup's last work is the resident squads' warm-up, which leaves a run waiting: nothing compiled or warmed
+    // after it parks that run, so the first lone puzzle pays no submission (docs/benchmarks.md, "One hard
+    // puzzle in a fresh process").
+    assert!(
+        ctx.has_waiting_run(),
+        "setup left no run waiting on {}",
+        ctx.describe()
+    );
+    let records = lines_of("forum_hardest_11plus.txt", &[22_317]);
+    let (answers, report) = answer_chunk_blocking(
+        &ctx,
+        &kernels,
+        &records,
+        Mode::First,
+        ForkConfig::default(),
+        &mut |_, _| true,
+    )
+    .expect("the GPU runs");
+    assert_eq!(report.cpu_fallbacks, 0, "{report:?}");
+    assert_eq!(
+        answers[0],
+        answer(&records[0], &mut Solver::new(), Mode::First)
+    );
+}

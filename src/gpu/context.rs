@@ -142,6 +142,15 @@ impl GpuContext {
         *self.parking.lock().unwrap_or_else(|p| p.into_inner()) = Some((owner, park));
     }
 
+    /// Whether a resident run was left on the queue to wait for work and nothing has made it leave since, as far
+    /// as the host knows (it may have given up waiting by itself): the state a lone puzzle finds cheapest.
+    pub fn has_waiting_run(&self) -> bool {
+        self.parking
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
     /// Takes back `owner`'s parking, if it is the one kept, once its run has ended by itself.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn forget_parking(&self, owner: usize) {

@@ -32,10 +32,13 @@ pub struct SudokuKernels {
 impl SudokuKernels {
     /// Compiles both kernels.
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        Ok(Self {
-            lane9: Lane9Kernel::new(ctx).await?,
-            cells: LaneCellsKernel::new(ctx).await?,
-        })
+        let cells = LaneCellsKernel::new(ctx).await?;
+        // The 9×9 kernel last: its warm-up leaves a run of the resident squads waiting on the GPU for the first
+        // puzzle, where the cells kernel's warm-up, submitted after it, would park that run and make a lone
+        // puzzle put a new one on the queue (in a fresh process, 250–400 µs against the search's 50,
+        // docs/benchmarks.md).
+        let lane9 = Lane9Kernel::new(ctx).await?;
+        Ok(Self { lane9, cells })
     }
 
     /// [`SudokuKernels::new`], blocking (native only).
