@@ -17,6 +17,10 @@
 #    300 times alone: medians of single solves, two rounds.
 # 3. The three slowest for the best CPU time again, 100 times each after pauses of 4, 30 and 60 ms (the thread
 #    asleep) and ten times after 1 s, on the GPU, the CPU engine and tdoku.
+# 4. The puzzles of step 2, each alone in a fresh process after the GPU has idled 3 s (as a user runs one
+#    puzzle): `forkboard solve --engine gpu --stats` (the GPU path's time), `--engine cpu --threads 1` (the
+#    answer's time), tdoku's and the `sudoku` crate's first solve in a process of their own; medians of three.
+# STEPS (default "1 2 3 4") picks steps; without step 1, FRESH_LINES names step 4's lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:?usage: bench-one-puzzle.sh prepare OUT | run OUT [DATA_DIR] [LINES]}
@@ -25,10 +29,10 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 if [ "$what" = prepare ]; then
-  cargo build --release --example lone_each --example slowest
-  cp target/release/examples/lone_each target/release/examples/slowest "$out/"
+  cargo build --release --example lone_each --example slowest --bin forkboard
+  cp target/release/examples/lone_each target/release/examples/slowest target/release/forkboard "$out/"
   # (The release profile keeps debug info; the copies travel lighter without it.)
-  strip "$out/lone_each" "$out/slowest"
+  strip "$out/lone_each" "$out/slowest" "$out/forkboard"
   # (shared/ is read-only, and so are the copies cp makes of it.)
   if [ -d "$out/tdoku" ]; then chmod -R u+w "$out/tdoku"; fi
   rm -rf "$out/tdoku"
@@ -144,8 +148,12 @@ copies() {
   echo "$tmp/line_$1_$2.txt"
 }
 
+steps=" ${STEPS:-1 2 3 4} "
+step() { [[ $steps == *" $1 "* ]]; }
+
 # A first pass wakes the GPU's clocks (an idle H200 sits at 345 MHz).
 "${pin[@]}" "$lone" "$data/kaggle_10k.csv" first auto 0 | tail -1
+if step 1; then
 echo "== 1. every puzzle of $forum, one thread each"
 "${pin[@]}" "$tmp/tdoku_each" "$forum" 1 5 >"$tmp/tdoku.txt"
 "${pin[@]}" "$out/sudoku_each" "$forum" 5 >"$tmp/sudoku.txt"
@@ -183,7 +191,12 @@ print(f"\nthe GPU under the best CPU time on {sum(gpu[l] < best[l] for l in line
 open(f"{folder}/picked", "w").write(" ".join(map(str, picked)))
 open(f"{folder}/slowest3", "w").write(" ".join(map(str, slowest_best[:3])))
 EOF
+else
+  echo "${FRESH_LINES:?without step 1, FRESH_LINES names the lines}" >"$tmp/picked"
+  echo "${FRESH_LINES}" | cut -d' ' -f1-3 >"$tmp/slowest3"
+fi
 
+if step 2; then
 echo
 echo "== 2. each 300 times alone, back to back: medians of single solves, µs"
 rows=$tmp/rows
@@ -204,7 +217,9 @@ for l in $(cat "$tmp/picked"); do
   awk -v l="$l" '$1 == l { b = $3; if ($4 < b) b = $4; if ($5 < b) b = $5
     printf "| %s | %s | %s | %s | %s | %.1f | %s | %.2f× |\n", $1, $2, $3, $4, $5, b, $6, b / $6 }' "$rows"
 done
+fi
 
+if step 3; then
 echo
 echo "== 3. after a pause (the thread asleep): medians (90th percentiles), µs"
 echo "| line | pause | GPU | CPU engine | tdoku |"
@@ -219,3 +234,38 @@ for l in $(cat "$tmp/slowest3"); do
     echo "| $l | $pause ms | $g | $c | $(median "$tmp/t.txt") |"
   done
 done
+fi
+
+if step 4; then
+echo
+echo "== 4. each alone in a fresh process after the GPU has idled 3 s: medians of three, µs"
+# micros TEXT PATTERN: the number PATTERN's group matches in --stats' TEXT, in µs.
+micros() { sed -n "s/$2/\1/p" <<<"$1" | awk '{ printf "%.1f", $1 * 1e6 }'; }
+fresh=$tmp/fresh
+: >"$fresh"
+for l in $(cat "$tmp/picked"); do
+  file=$(copies "$l" 1)
+  for round in 1 2 3; do
+    sleep 3
+    stats=$("${pin[@]}" "$out/forkboard" solve "$file" --engine gpu --stats 2>&1 >"$tmp/gpu.sol")
+    g=$(micros "$stats" '.*download, \([0-9.]*\) in all with the checks.*')
+    gs=$(micros "$stats" '.*upload, \([0-9.]*\) search.*')
+    sleep 1
+    stats=$("${pin[@]}" "$out/forkboard" solve "$file" --engine cpu --threads 1 --stats 2>&1 >"$tmp/cpu.sol")
+    c=$(micros "$stats" '.*pieces \([0-9.]*\).*')
+    cmp -s "$tmp/gpu.sol" "$tmp/cpu.sol" || { echo "line $l: the GPU's answer is not the CPU's" >&2; exit 1; }
+    t=$("${pin[@]}" "$tmp/tdoku_each" "$file" 1 1 | awk '{ print $2 }')
+    s=$("${pin[@]}" "$out/sudoku_each" "$file" 1 | awk '{ print $2 }')
+    echo "$l $g $gs $c $t $s" >>"$fresh"
+  done
+done
+echo "| line | GPU path (its search) | CPU engine | tdoku | \`sudoku\` crate |"
+echo "|---|---:|---:|---:|---:|"
+for l in $(cat "$tmp/picked"); do
+  awk -v l="$l" '$1 == l' "$fresh" | python3 -c '
+import statistics, sys
+rows = [list(map(float, line.split()[1:])) for line in sys.stdin]
+g, gs, c, t, s = (statistics.median(column) for column in zip(*rows))
+print(f"| {sys.argv[1]} | {g:.1f} ({gs:.1f}) | {c:.1f} | {t:.1f} | {s:.1f} |")' "$l"
+done
+fi
