@@ -1164,3 +1164,63 @@ fn generate_refuses_an_unknown_grade_and_a_box_of_another_size() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("--box 4x4 makes 16×16 grids, not 9×9"));
 }
+
+#[test]
+fn auto_sets_a_gpu_up_only_for_a_chunk_that_goes_to_it() {
+    // `--auto-software-gpu` has auto take lavapipe for a GPU, as it takes a hardware one.
+    let puzzle = plain_test_puzzles()[0].0.clone() + "\n";
+    let one = forkboard(
+        &["solve", "--auto-software-gpu", "--stats"],
+        puzzle.as_bytes(),
+    );
+    let stats = text(&one.stderr);
+    assert!(one.status.success(), "{stats}");
+    assert!(
+        stats.contains("engine       cpu") && stats.contains("was not set up"),
+        "one puzzle is answered without setting the GPU up: {stats}"
+    );
+    let cpu = forkboard(&["solve", "--engine", "cpu"], puzzle.as_bytes());
+    assert_eq!(text(&one.stdout), text(&cpu.stdout));
+    // A file of fewer lines than a GPU chunk's least puzzles: no GPU is even looked for.
+    let dir = std::env::temp_dir().join(format!("forkboard-auto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.txt");
+    std::fs::write(&file, &puzzle).unwrap();
+    let one = forkboard(
+        &[
+            "solve",
+            file.to_str().unwrap(),
+            "--auto-software-gpu",
+            "--stats",
+        ],
+        b"",
+    );
+    let stats = text(&one.stderr);
+    assert!(stats.contains("no GPU was looked for"), "{stats}");
+    assert_eq!(text(&one.stdout), text(&cpu.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Chunks of 500: the first sets the GPU up, and every chunk of 32 puzzles or more goes to it.
+    let input = plain_test_input();
+    let cpu = forkboard(&["solve", "--engine", "cpu"], input.as_bytes());
+    let auto = ["solve", "--auto-software-gpu", "--chunk", "500", "--stats"];
+    let many = forkboard(&auto, input.as_bytes());
+    let stats = text(&many.stderr);
+    assert_eq!(many.status.code(), Some(1), "{stats}");
+    assert_eq!(text(&many.stdout), text(&cpu.stdout));
+    let on_gpu: u64 = stats
+        .split("(Vulkan) — ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no GPU line: {stats}"));
+    assert!(on_gpu >= 2900, "{stats}");
+    // Lost mid-run, on a GPU set up after the run began: nothing lost.
+    let lost = forkboard(
+        &[&auto[..], &["--lose-gpu-after", "3"]].concat(),
+        input.as_bytes(),
+    );
+    let stats = text(&lost.stderr);
+    assert_eq!(lost.status.code(), Some(1), "{stats}");
+    assert!(stats.contains("the GPU failed"), "{stats}");
+    assert_eq!(text(&lost.stdout), text(&cpu.stdout), "lost");
+}

@@ -30,15 +30,33 @@ pub(crate) type Park = Box<dyn FnOnce() + Send>;
 impl GpuContext {
     /// Requests a high-performance adapter and a device with the adapter's full limits.
     pub async fn new() -> Result<Self, GpuError> {
-        let instance = new_instance().await;
-        let adapter = instance
+        Self::on(Self::preferred_adapter().await?).await
+    }
+
+    /// The adapter [`GpuContext::new`] opens, not opened yet: telling what it is (its `get_info`) costs a few
+    /// milliseconds, opening it and compiling kernels on it a few hundred.
+    pub async fn preferred_adapter() -> Result<wgpu::Adapter, GpuError> {
+        new_instance()
+            .await
             .request_adapter(&wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
                 ..Default::default()
             })
             .await
-            .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
-        Self::on(adapter).await
+            .map_err(|e| GpuError::NoAdapter(e.to_string()))
+    }
+
+    /// [`GpuContext::preferred_adapter`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn preferred_adapter_blocking() -> Result<wgpu::Adapter, GpuError> {
+        pollster::block_on(Self::preferred_adapter())
+    }
+
+    /// A device on `adapter` (one of [`GpuContext::preferred_adapter`] or [`GpuContext::adapters`]), blocking
+    /// (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn on_blocking(adapter: wgpu::Adapter) -> Result<Self, GpuError> {
+        pollster::block_on(Self::on(adapter))
     }
 
     /// The host's GPU adapters as `--gpus` numbers them: the hardware ones in the driver's order, or every
@@ -189,7 +207,7 @@ impl GpuContext {
 
     /// "adapter name (backend)", for people.
     pub fn describe(&self) -> String {
-        format!("{} ({:?})", self.info.name, self.info.backend)
+        describe_adapter(&self.info)
     }
 
     /// The first asynchronous error reported so far, as a [`GpuError`].
@@ -214,4 +232,9 @@ async fn new_instance() -> wgpu::Instance {
         wgpu::InstanceDescriptor::new_without_display_handle(),
     )
     .await
+}
+
+/// "adapter name (backend)", for people: [`GpuContext::describe`] before a device is opened.
+pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?})", info.name, info.backend)
 }

@@ -22,7 +22,7 @@ pub mod sudoku_fork;
 mod team_cells;
 pub mod uniqueness;
 
-pub use context::GpuContext;
+pub use context::{GpuContext, describe_adapter};
 
 /// `items.iter().map(f)` in order, on every core natively (a browser page has one thread: there, in turn). The
 /// host's per-puzzle work around a kernel (checking givens, packing, unpacking, checking answers) would

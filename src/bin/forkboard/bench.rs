@@ -282,10 +282,18 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
     let mode = args.count.map_or(Mode::First, Mode::Count);
     let wants = |engine: fn(&Engine) -> bool| args.engines.iter().any(engine);
     let mut cpu = wants(|e| matches!(e, Engine::Cpu))
-        .then(|| Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES, None))
+        .then(|| Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES, None, false))
         .transpose()?;
     let mut gpu = wants(|e| matches!(e, Engine::Gpu | Engine::Auto))
-        .then(|| Engines::new(Engine::Gpu, args.gpu_slots, DEFAULT_MAX_GUESSES, None))
+        .then(|| {
+            Engines::new(
+                Engine::Gpu,
+                args.gpu_slots,
+                DEFAULT_MAX_GUESSES,
+                None,
+                false,
+            )
+        })
         .transpose()?;
     if let Some(gpu) = gpu.as_mut() {
         gpu.set_cells_kernel(args.cells_kernel.into());

@@ -8,7 +8,7 @@ use forkboard::gpu::lane9::Lane9Result;
 use forkboard::gpu::nine_batch::solve_packed_nines_blocking;
 use forkboard::gpu::sudoku_batch::{BatchReport, SudokuKernels, answer_chunk_blocking};
 use forkboard::gpu::sudoku_fork::{CellsKernel, ForkConfig, NineKernel};
-use forkboard::gpu::{GpuContext, GpuError};
+use forkboard::gpu::{GpuContext, GpuError, describe_adapter};
 use forkboard::sudoku::answer::{Mode, answer};
 use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Record};
 use forkboard::sudoku::with_thread_solver;
@@ -21,7 +21,7 @@ use crate::seconds::seconds_text;
 /// more than the CPU needs for a handful of puzzles. Measured on the H100 machine against the CPU engine on all
 /// 16 cores (docs/benchmarks.md): the 9×9 lane kernel overtakes it at about 5 easy, 11 of the hardest and 30
 /// top1465 puzzles.
-const AUTO_GPU_MIN: usize = 32;
+pub const AUTO_GPU_MIN: usize = 32;
 
 /// What an engine made of a chunk's plain 9×9 puzzles, in order.
 pub enum NineResults {
@@ -55,6 +55,12 @@ pub struct Engines {
     choice: Engine,
     config: ForkConfig,
     gpu: Option<Gpu>,
+    /// Under auto, the preferred GPU while no chunk has gone to it: opened for the first one that does, so that
+    /// an input without such a chunk (a puzzle or a few) is answered without setting a GPU up (a few hundred
+    /// milliseconds: the device, every kernel compiled and warmed; docs/benchmarks.md).
+    pending: Option<wgpu::Adapter>,
+    /// `--lose-gpu-after`, for a GPU opened later.
+    lose_after: Option<u64>,
     /// The other GPUs of `--gpus`: [`Engines::split_by_gpu`] gives each its own engine.
     more_gpus: Vec<Gpu>,
     /// The GPU's description, kept for the summary after a failure drops it.
@@ -78,12 +84,14 @@ pub struct Engines {
 impl Engines {
     /// Sets up the engine asked for: the preferred GPU, or each adapter of `gpus` (numbers as `--gpus` gives
     /// them). `--engine gpu` and a listed GPU fail here, clearly, when they cannot be had; `--engine cpu`
-    /// opens none. `max_guesses` is the CPU solver's guess budget per puzzle (0: none).
+    /// opens none. `max_guesses` is the CPU solver's guess budget per puzzle (0: none). `software_gpu` lets auto
+    /// take a software adapter for a GPU (tests).
     pub fn new(
         choice: Engine,
         gpu_slots: u32,
         max_guesses: u64,
         gpus: Option<&[usize]>,
+        software_gpu: bool,
     ) -> Result<Self, String> {
         let config = ForkConfig {
             slots: gpu_slots,
@@ -106,18 +114,26 @@ impl Engines {
             (Engine::Gpu, None) => {
                 engines.gpu = Some(open_gpu(None).map_err(|e| format!("--engine gpu: {e}"))?)
             }
-            (Engine::Auto, None) => match open_gpu(None) {
-                Ok(gpu) if gpu.ctx.info.device_type == wgpu::DeviceType::Cpu => {
+            // Only the adapter is asked for here; it is opened for the first chunk that goes to it.
+            (Engine::Auto, None) => match GpuContext::preferred_adapter_blocking() {
+                Ok(adapter)
+                    if adapter.get_info().device_type == wgpu::DeviceType::Cpu && !software_gpu =>
+                {
                     engines.note = Some(format!(
                         "the only GPU adapter, {}, is a software one: the CPU engine is faster",
-                        gpu.ctx.describe()
+                        describe_adapter(&adapter.get_info())
                     ));
                 }
-                Ok(gpu) => engines.gpu = Some(gpu),
+                Ok(adapter) => {
+                    engines.gpu_name = Some(describe_adapter(&adapter.get_info()));
+                    engines.pending = Some(adapter);
+                }
                 Err(e) => engines.note = Some(format!("no GPU: {e}")),
             },
         }
-        engines.gpu_name = engines.gpu.as_ref().map(|g| g.ctx.describe());
+        if let Some(gpu) = &engines.gpu {
+            engines.gpu_name = Some(gpu.ctx.describe());
+        }
         Ok(engines)
     }
 
@@ -127,6 +143,8 @@ impl Engines {
             choice,
             config,
             gpu: None,
+            pending: None,
+            lose_after: None,
             more_gpus: Vec::new(),
             gpu_name: None,
             failure: None,
@@ -207,6 +225,7 @@ impl Engines {
         chunk: &[R],
         mode: Mode,
     ) -> Result<Vec<Answer>, String> {
+        self.open_if_wanted(chunk.len());
         if let Some(gpu) = self.gpu_for(chunk.len()) {
             let run = answer_chunk_blocking(
                 &gpu.ctx,
@@ -246,6 +265,7 @@ impl Engines {
         mode: Mode,
     ) -> Result<NineResults, String> {
         let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
+        self.open_if_wanted(puzzles);
         if let Some(gpu) = self.gpu_for(puzzles) {
             let run = solve_packed_nines_blocking(
                 &gpu.ctx,
@@ -302,12 +322,39 @@ impl Engines {
 
     /// The GPU, when a chunk of `puzzles` goes to it.
     fn gpu_for(&self, puzzles: usize) -> Option<&Gpu> {
-        let use_gpu = match self.choice {
+        self.gpu.as_ref().filter(|_| self.wants_gpu(puzzles))
+    }
+
+    /// Whether a chunk of `puzzles` goes to the GPU, where there is one.
+    fn wants_gpu(&self, puzzles: usize) -> bool {
+        match self.choice {
             Engine::Cpu => false,
             Engine::Gpu => true,
             Engine::Auto => puzzles >= AUTO_GPU_MIN,
+        }
+    }
+
+    /// Opens the pending GPU (auto) when a chunk of `puzzles` is the first to go to it. If it cannot be set up,
+    /// the CPU answers, and `--stats` says why.
+    fn open_if_wanted(&mut self, puzzles: usize) {
+        if self.gpu.is_some() || !self.wants_gpu(puzzles) {
+            return;
+        }
+        let Some(adapter) = self.pending.take() else {
+            return;
         };
-        self.gpu.as_ref().filter(|_| use_gpu)
+        match open_on(adapter) {
+            Ok(gpu) => {
+                if let Some(submissions) = self.lose_after {
+                    gpu.ctx.lose_device_after(submissions);
+                }
+                self.gpu = Some(gpu);
+            }
+            Err(e) => {
+                let name = self.gpu_name.take().unwrap_or_default();
+                self.note = Some(format!("no GPU: {name} could not be set up ({e})"));
+            }
+        }
     }
 
     /// After the GPU failed on a chunk: nothing of it was written yet, so the CPU answers all of it, and the
@@ -363,7 +410,8 @@ impl Engines {
     }
 
     /// Fault injection (`--lose-gpu-after`): the GPU device is destroyed after `submissions` submissions.
-    pub fn lose_gpu_after(&self, submissions: u64) {
+    pub fn lose_gpu_after(&mut self, submissions: u64) {
+        self.lose_after = Some(submissions);
         if let Some(gpu) = &self.gpu {
             gpu.ctx.lose_device_after(submissions);
         }
@@ -371,7 +419,7 @@ impl Engines {
 
     /// True while chunks go to a GPU, which wants them large.
     pub fn prefers_large_chunks(&self) -> bool {
-        self.gpu.is_some() || !self.more_gpus.is_empty()
+        self.gpu.is_some() || self.pending.is_some() || !self.more_gpus.is_empty()
     }
 
     /// The GPU in use ("name (backend)"), if any.
@@ -391,7 +439,7 @@ impl Engines {
         if let (true, Some(name), None) = (stood_by, &self.gpu_name, &note) {
             note = Some(format!(
                 "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, {name}, \
-                 was not used"
+                 was not set up"
             ));
         }
         if let Some(name) = self.gpu_name.as_ref().filter(|_| !stood_by) {
@@ -452,6 +500,16 @@ fn open_gpu(index: Option<usize>) -> Result<Gpu, GpuError> {
         None => GpuContext::new_blocking()?,
         Some(i) => GpuContext::on_adapter_blocking(i)?,
     };
+    with_kernels(ctx)
+}
+
+/// Opens `adapter` and compiles the kernels.
+fn open_on(adapter: wgpu::Adapter) -> Result<Gpu, GpuError> {
+    with_kernels(GpuContext::on_blocking(adapter)?)
+}
+
+/// The kernels compiled on `ctx`.
+fn with_kernels(ctx: GpuContext) -> Result<Gpu, GpuError> {
     let kernel = SudokuKernels::new_blocking(&ctx)?;
     Ok(Gpu { ctx, kernel })
 }

@@ -165,6 +165,22 @@ impl InputArgs {
         self.file.as_os_str() == "-"
     }
 
+    /// The lines of a regular file of at most 64 KiB (read here, apart from [`InputArgs::open`]); `None` for
+    /// standard input, a pipe or a larger file, and for a file that cannot be read (opening it says why).
+    pub fn lines_if_small(&self) -> Option<usize> {
+        const SMALL: u64 = 64 << 10;
+        if self.is_stdin() {
+            return None;
+        }
+        let metadata = std::fs::metadata(&self.file).ok()?;
+        if !metadata.is_file() || metadata.len() > SMALL {
+            return None;
+        }
+        let bytes = std::fs::read(&self.file).ok()?;
+        let ends = bytes.iter().filter(|&&b| b == b'\n').count();
+        Some(ends + usize::from(bytes.last().is_some_and(|&b| b != b'\n')))
+    }
+
     /// Opens the file (or standard input) for reading.
     pub fn open(&self) -> Result<Input, String> {
         let read = Arc::new(AtomicU64::new(0));

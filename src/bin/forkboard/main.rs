@@ -181,6 +181,10 @@ struct SolveArgs {
     /// and the rest are answered by the other GPUs, or the CPU).
     #[arg(long, value_name = "K", hide = true)]
     lose_gpu_after: Option<u64>,
+    /// For tests: under `--engine auto`, a software adapter (lavapipe) stands for a GPU, so that auto's way with
+    /// a GPU runs where there is no hardware one.
+    #[arg(long, hide = true)]
+    auto_software_gpu: bool,
 }
 
 #[derive(Args)]

@@ -11,11 +11,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::Format;
 
-use crate::SolveArgs;
-use crate::engine::Engines;
+use crate::engine::{AUTO_GPU_MIN, Engines};
 use crate::gpus::parse_gpus;
 use crate::seconds::seconds_text;
 use crate::stages::{Busy, Stages};
+use crate::{Engine, SolveArgs};
 
 /// `--stats`: the summary on standard error.
 fn print_stats(tally: &Tally, counting: bool, elapsed: Duration, engines: &Engines) {
@@ -54,12 +54,27 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     crate::use_threads(args.threads)?;
     let mode = args.count.map_or(Mode::First, Mode::Count);
     let gpus = args.gpus.as_deref().map(parse_gpus).transpose()?;
+    // Under auto, a file of fewer lines than a GPU chunk's least puzzles cannot give the GPU a chunk (a puzzle
+    // takes a line at least): no GPU is looked for. Naming the adapter alone costs some 80 ms on an NVIDIA
+    // driver, and the answer a few milliseconds (docs/benchmarks.md).
+    let few = matches!(args.engine, Engine::Auto)
+        && gpus.is_none()
+        && args
+            .input
+            .lines_if_small()
+            .is_some_and(|lines| lines < AUTO_GPU_MIN);
     let mut engines = Engines::new(
-        args.engine,
+        if few { Engine::Cpu } else { args.engine },
         args.gpu_slots,
         args.max_guesses,
         gpus.as_deref(),
+        args.auto_software_gpu,
     )?;
+    if few {
+        engines.note = Some(format!(
+            "auto: a file of fewer than {AUTO_GPU_MIN} lines is answered sooner on the CPU, so no GPU was looked for"
+        ));
+    }
     if let Some(k) = args.lose_gpu_after {
         engines.lose_gpu_after(k);
     }
