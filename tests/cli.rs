@@ -1166,21 +1166,24 @@ fn generate_refuses_an_unknown_grade_and_a_box_of_another_size() {
 }
 
 #[test]
-fn auto_sets_a_gpu_up_only_for_a_chunk_that_goes_to_it() {
-    // `--auto-software-gpu` has auto take lavapipe for a GPU, as it takes a hardware one.
+fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
+    // `--auto-software-gpu` has auto take lavapipe for a GPU, as it takes a hardware one, and set it up on a
+    // thread of its own while the CPU answers.
     let puzzle = plain_test_puzzles()[0].0.clone() + "\n";
+    let cpu = forkboard(&["solve", "--engine", "cpu"], puzzle.as_bytes());
+    // One puzzle: answered on the CPU, and the process ends without waiting for the setup (lavapipe's takes a
+    // quarter of a second here, the answer a few milliseconds).
     let one = forkboard(
         &["solve", "--auto-software-gpu", "--stats"],
         puzzle.as_bytes(),
     );
     let stats = text(&one.stderr);
     assert!(one.status.success(), "{stats}");
-    assert!(
-        stats.contains("engine       cpu") && stats.contains("was not set up"),
-        "one puzzle is answered without setting the GPU up: {stats}"
-    );
-    let cpu = forkboard(&["solve", "--engine", "cpu"], puzzle.as_bytes());
     assert_eq!(text(&one.stdout), text(&cpu.stdout));
+    assert!(
+        stats.contains("engine       cpu") && stats.contains("was not used"),
+        "{stats}"
+    );
     // A file of fewer lines than a GPU chunk's least puzzles: no GPU is even looked for.
     let dir = std::env::temp_dir().join(format!("forkboard-auto-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -1200,11 +1203,16 @@ fn auto_sets_a_gpu_up_only_for_a_chunk_that_goes_to_it() {
     assert_eq!(text(&one.stdout), text(&cpu.stdout));
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // Chunks of 500: the first sets the GPU up, and every chunk of 32 puzzles or more goes to it.
+    // Chunks of 500, whichever engine answers each: the CPU's answers, in order.
     let input = plain_test_input();
     let cpu = forkboard(&["solve", "--engine", "cpu"], input.as_bytes());
     let auto = ["solve", "--auto-software-gpu", "--chunk", "500", "--stats"];
-    let many = forkboard(&auto, input.as_bytes());
+    let raced = forkboard(&auto, input.as_bytes());
+    assert_eq!(raced.status.code(), Some(1), "{}", text(&raced.stderr));
+    assert_eq!(text(&raced.stdout), text(&cpu.stdout), "raced");
+    // Chunks that wait for the setup: every chunk of 32 puzzles or more goes to the GPU.
+    let waits = [&auto[..], &["--auto-waits-for-gpu"]].concat();
+    let many = forkboard(&waits, input.as_bytes());
     let stats = text(&many.stderr);
     assert_eq!(many.status.code(), Some(1), "{stats}");
     assert_eq!(text(&many.stdout), text(&cpu.stdout));
@@ -1216,7 +1224,7 @@ fn auto_sets_a_gpu_up_only_for_a_chunk_that_goes_to_it() {
     assert!(on_gpu >= 2900, "{stats}");
     // Lost mid-run, on a GPU set up after the run began: nothing lost.
     let lost = forkboard(
-        &[&auto[..], &["--lose-gpu-after", "3"]].concat(),
+        &[&waits[..], &["--lose-gpu-after", "3"]].concat(),
         input.as_bytes(),
     );
     let stats = text(&lost.stderr);

@@ -18,7 +18,7 @@ use forkboard::sudoku::solver::DEFAULT_MAX_GUESSES;
 use forkboard::sudoku::{BoxShape, generate};
 use rayon::prelude::*;
 
-use crate::engine::Engines;
+use crate::engine::{AutoTesting, Engines};
 use crate::{BenchArgs, Engine};
 
 /// Batches smaller than this are timed three times and the best kept: a single small batch is mostly noise.
@@ -282,7 +282,15 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
     let mode = args.count.map_or(Mode::First, Mode::Count);
     let wants = |engine: fn(&Engine) -> bool| args.engines.iter().any(engine);
     let mut cpu = wants(|e| matches!(e, Engine::Cpu))
-        .then(|| Engines::new(Engine::Cpu, 0, DEFAULT_MAX_GUESSES, None, false))
+        .then(|| {
+            Engines::new(
+                Engine::Cpu,
+                0,
+                DEFAULT_MAX_GUESSES,
+                None,
+                AutoTesting::default(),
+            )
+        })
         .transpose()?;
     let mut gpu = wants(|e| matches!(e, Engine::Gpu | Engine::Auto))
         .then(|| {
@@ -291,7 +299,7 @@ pub fn run(args: BenchArgs) -> Result<bool, String> {
                 args.gpu_slots,
                 DEFAULT_MAX_GUESSES,
                 None,
-                false,
+                AutoTesting::default(),
             )
         })
         .transpose()?;

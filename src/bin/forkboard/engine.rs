@@ -1,6 +1,11 @@
 //! Choosing and running the engine for each chunk: the CPU on every core, or the GPU kernels.
 
 use std::borrow::Borrow;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::thread;
 
 use rayon::prelude::*;
 
@@ -55,10 +60,14 @@ pub struct Engines {
     choice: Engine,
     config: ForkConfig,
     gpu: Option<Gpu>,
-    /// Under auto, the preferred GPU while no chunk has gone to it: opened for the first one that does, so that
-    /// an input without such a chunk (a puzzle or a few) is answered without setting a GPU up (a few hundred
-    /// milliseconds: the device, every kernel compiled and warmed; docs/benchmarks.md).
-    pending: Option<wgpu::Adapter>,
+    /// Under auto, the preferred GPU being set up on a thread of its own (a few hundred milliseconds: the device,
+    /// every kernel compiled and warmed; seconds where the driver has no compiled shaders cached). Until it is
+    /// ready the CPU answers every chunk, so that an input the CPU is through with sooner never waits for it.
+    setting_up: Option<Setup>,
+    /// The CPU answered a chunk that would have gone to the GPU, had it been ready.
+    answered_before_ready: bool,
+    /// For tests: a chunk that goes to the GPU waits for its setup instead (`solve --auto-waits-for-gpu`).
+    wait_for_setup: bool,
     /// `--lose-gpu-after`, for a GPU opened later.
     lose_after: Option<u64>,
     /// The other GPUs of `--gpus`: [`Engines::split_by_gpu`] gives each its own engine.
@@ -84,14 +93,14 @@ pub struct Engines {
 impl Engines {
     /// Sets up the engine asked for: the preferred GPU, or each adapter of `gpus` (numbers as `--gpus` gives
     /// them). `--engine gpu` and a listed GPU fail here, clearly, when they cannot be had; `--engine cpu`
-    /// opens none. `max_guesses` is the CPU solver's guess budget per puzzle (0: none). `software_gpu` lets auto
-    /// take a software adapter for a GPU (tests).
+    /// opens none. `max_guesses` is the CPU solver's guess budget per puzzle (0: none). `testing` changes auto
+    /// for tests.
     pub fn new(
         choice: Engine,
         gpu_slots: u32,
         max_guesses: u64,
         gpus: Option<&[usize]>,
-        software_gpu: bool,
+        testing: AutoTesting,
     ) -> Result<Self, String> {
         let config = ForkConfig {
             slots: gpu_slots,
@@ -99,6 +108,7 @@ impl Engines {
             ..ForkConfig::default()
         };
         let mut engines = Self::without_gpus(choice, config);
+        engines.wait_for_setup = testing.wait_for_setup;
         match (choice, gpus) {
             (Engine::Cpu, _) => {}
             (_, Some(list)) => {
@@ -114,10 +124,11 @@ impl Engines {
             (Engine::Gpu, None) => {
                 engines.gpu = Some(open_gpu(None).map_err(|e| format!("--engine gpu: {e}"))?)
             }
-            // Only the adapter is asked for here; it is opened for the first chunk that goes to it.
+            // Only the adapter is asked for here (some 80 ms on an NVIDIA driver); it is set up meanwhile.
             (Engine::Auto, None) => match GpuContext::preferred_adapter_blocking() {
                 Ok(adapter)
-                    if adapter.get_info().device_type == wgpu::DeviceType::Cpu && !software_gpu =>
+                    if adapter.get_info().device_type == wgpu::DeviceType::Cpu
+                        && !testing.software_gpu =>
                 {
                     engines.note = Some(format!(
                         "the only GPU adapter, {}, is a software one: the CPU engine is faster",
@@ -126,7 +137,7 @@ impl Engines {
                 }
                 Ok(adapter) => {
                     engines.gpu_name = Some(describe_adapter(&adapter.get_info()));
-                    engines.pending = Some(adapter);
+                    engines.setting_up = Some(Setup::start(adapter));
                 }
                 Err(e) => engines.note = Some(format!("no GPU: {e}")),
             },
@@ -143,7 +154,9 @@ impl Engines {
             choice,
             config,
             gpu: None,
-            pending: None,
+            setting_up: None,
+            answered_before_ready: false,
+            wait_for_setup: false,
             lose_after: None,
             more_gpus: Vec::new(),
             gpu_name: None,
@@ -225,7 +238,7 @@ impl Engines {
         chunk: &[R],
         mode: Mode,
     ) -> Result<Vec<Answer>, String> {
-        self.open_if_wanted(chunk.len());
+        self.take_ready_gpu(chunk.len());
         if let Some(gpu) = self.gpu_for(chunk.len()) {
             let run = answer_chunk_blocking(
                 &gpu.ctx,
@@ -265,7 +278,7 @@ impl Engines {
         mode: Mode,
     ) -> Result<NineResults, String> {
         let puzzles: usize = pieces.iter().map(|piece| piece.len()).sum();
-        self.open_if_wanted(puzzles);
+        self.take_ready_gpu(puzzles);
         if let Some(gpu) = self.gpu_for(puzzles) {
             let run = solve_packed_nines_blocking(
                 &gpu.ctx,
@@ -334,16 +347,26 @@ impl Engines {
         }
     }
 
-    /// Opens the pending GPU (auto) when a chunk of `puzzles` is the first to go to it. If it cannot be set up,
-    /// the CPU answers, and `--stats` says why.
-    fn open_if_wanted(&mut self, puzzles: usize) {
-        if self.gpu.is_some() || !self.wants_gpu(puzzles) {
-            return;
-        }
-        let Some(adapter) = self.pending.take() else {
+    /// Before a chunk of `puzzles`: takes the GPU set up in the background (auto) once it is ready. If it could
+    /// not be set up, the CPU answers, and `--stats` says why.
+    fn take_ready_gpu(&mut self, puzzles: usize) {
+        let Some(setup) = &self.setting_up else {
             return;
         };
-        match open_on(adapter) {
+        let wanted = self.wants_gpu(puzzles);
+        let outcome = if wanted && self.wait_for_setup {
+            setup.wait()
+        } else {
+            match setup.ready() {
+                Some(outcome) => outcome,
+                None => {
+                    self.answered_before_ready |= wanted;
+                    return;
+                }
+            }
+        };
+        // (The thread is done, or about to be: `Setup` joins it when dropped.)
+        match outcome {
             Ok(gpu) => {
                 if let Some(submissions) = self.lose_after {
                     gpu.ctx.lose_device_after(submissions);
@@ -355,6 +378,7 @@ impl Engines {
                 self.note = Some(format!("no GPU: {name} could not be set up ({e})"));
             }
         }
+        self.setting_up = None;
     }
 
     /// After the GPU failed on a chunk: nothing of it was written yet, so the CPU answers all of it, and the
@@ -417,9 +441,14 @@ impl Engines {
         }
     }
 
+    /// True while auto's GPU is being set up (the CPU answers meanwhile).
+    pub fn gpu_being_set_up(&self) -> bool {
+        self.setting_up.is_some()
+    }
+
     /// True while chunks go to a GPU, which wants them large.
     pub fn prefers_large_chunks(&self) -> bool {
-        self.gpu.is_some() || self.pending.is_some() || !self.more_gpus.is_empty()
+        self.gpu.is_some() || self.setting_up.is_some() || !self.more_gpus.is_empty()
     }
 
     /// The GPU in use ("name (backend)"), if any.
@@ -437,10 +466,16 @@ impl Engines {
         let stood_by =
             matches!(self.choice, Engine::Auto) && self.on_gpu == 0 && self.shares.is_empty();
         if let (true, Some(name), None) = (stood_by, &self.gpu_name, &note) {
-            note = Some(format!(
-                "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, {name}, \
-                 was not set up"
-            ));
+            note = Some(if self.answered_before_ready {
+                format!(
+                    "auto: the CPU answered every chunk while the GPU, {name}, was being set up"
+                )
+            } else {
+                format!(
+                    "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, \
+                     {name}, was not used"
+                )
+            });
         }
         if let Some(name) = self.gpu_name.as_ref().filter(|_| !stood_by) {
             let k = &self.gpu_report.kernel;
@@ -506,6 +541,93 @@ fn open_gpu(index: Option<usize>) -> Result<Gpu, GpuError> {
 /// Opens `adapter` and compiles the kernels.
 fn open_on(adapter: wgpu::Adapter) -> Result<Gpu, GpuError> {
     with_kernels(GpuContext::on_blocking(adapter)?)
+}
+
+/// What `solve --engine auto` changes for tests (hidden options).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AutoTesting {
+    /// A software adapter (lavapipe) stands for a GPU (`--auto-software-gpu`).
+    pub software_gpu: bool,
+    /// A chunk that goes to the GPU waits for its setup (`--auto-waits-for-gpu`).
+    pub wait_for_setup: bool,
+}
+
+/// A GPU being set up on a thread of its own.
+struct Setup {
+    /// (In a mutex only so that the engines may be shared by the threads that answer on the CPU.)
+    outcome: Mutex<mpsc::Receiver<Result<Gpu, GpuError>>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+/// Set when a run ends with a GPU's setup still going: the process should then end without the exit handlers of
+/// the drivers, which would tear down what that thread is using ([`exit`]).
+static SETUP_LEFT_RUNNING: AtomicBool = AtomicBool::new(false);
+
+impl Setup {
+    /// Starts setting `adapter` up.
+    fn start(adapter: wgpu::Adapter) -> Self {
+        let (send, outcome) = mpsc::channel();
+        let thread = thread::Builder::new()
+            .name("gpu setup".into())
+            .spawn(move || {
+                // (If the run is over, nobody takes it: it is dropped here.)
+                let _ = send.send(open_on(adapter));
+            })
+            .ok();
+        Self {
+            outcome: Mutex::new(outcome),
+            thread,
+        }
+    }
+
+    /// The setup's end of the channel.
+    fn receiver(&self) -> std::sync::MutexGuard<'_, mpsc::Receiver<Result<Gpu, GpuError>>> {
+        self.outcome.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The outcome, if the setup is done.
+    fn ready(&self) -> Option<Result<Gpu, GpuError>> {
+        match self.receiver().try_recv() {
+            Ok(outcome) => Some(outcome),
+            Err(mpsc::TryRecvError::Empty) if self.thread.is_some() => None,
+            Err(_) => Some(Err(GpuError::Api("its setup thread stopped".into()))),
+        }
+    }
+
+    /// The outcome, once the setup is done.
+    fn wait(&self) -> Result<Gpu, GpuError> {
+        self.receiver()
+            .recv()
+            .unwrap_or_else(|_| Err(GpuError::Api("its setup thread stopped".into())))
+    }
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
+        if thread.is_finished() || cfg!(not(unix)) {
+            let _ = thread.join();
+        } else {
+            SETUP_LEFT_RUNNING.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Ends the process with `code`. Where a GPU's setup was left running (auto, when the CPU was through with the
+/// input first), standard output is flushed and the process ends at once: the drivers' exit handlers would
+/// tear down what that thread is using, and waiting for it would cost the run the time auto saved.
+pub fn exit(code: u8) -> ExitCode {
+    #[cfg(unix)]
+    if SETUP_LEFT_RUNNING.load(Ordering::Relaxed) {
+        let _ = io::stdout().flush();
+        let _ = io::stderr().flush();
+        // SAFETY: `_exit` ends the process without running exit handlers or destructors; everything this
+        // process writes is written and flushed by now (the run is over and its files closed).
+        unsafe { libc::_exit(i32::from(code)) }
+    }
+    ExitCode::from(code)
 }
 
 /// The kernels compiled on `ctx`.

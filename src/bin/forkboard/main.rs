@@ -185,6 +185,10 @@ struct SolveArgs {
     /// a GPU runs where there is no hardware one.
     #[arg(long, hide = true)]
     auto_software_gpu: bool,
+    /// For tests: under `--engine auto`, a chunk that goes to the GPU waits for the GPU's setup instead of going
+    /// to the CPU meanwhile.
+    #[arg(long, hide = true)]
+    auto_waits_for_gpu: bool,
 }
 
 #[derive(Args)]
@@ -386,10 +390,10 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
     };
     match result {
-        Ok(all_good) => ExitCode::from(if all_good { EXIT_OK } else { EXIT_SOME_FAILED }),
+        Ok(all_good) => engine::exit(if all_good { EXIT_OK } else { EXIT_SOME_FAILED }),
         Err(message) => {
             eprintln!("forkboard: {message}");
-            ExitCode::from(EXIT_ERROR)
+            engine::exit(EXIT_ERROR)
         }
     }
 }

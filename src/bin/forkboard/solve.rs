@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use forkboard::sudoku::answer::{Mode, Tally};
 use forkboard::sudoku::format::Format;
 
-use crate::engine::{AUTO_GPU_MIN, Engines};
+use crate::engine::{AUTO_GPU_MIN, AutoTesting, Engines};
 use crate::gpus::parse_gpus;
 use crate::seconds::seconds_text;
 use crate::stages::{Busy, Stages};
@@ -68,7 +68,10 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         args.gpu_slots,
         args.max_guesses,
         gpus.as_deref(),
-        args.auto_software_gpu,
+        AutoTesting {
+            software_gpu: args.auto_software_gpu,
+            wait_for_setup: args.auto_waits_for_gpu,
+        },
     )?;
     if few {
         engines.note = Some(format!(

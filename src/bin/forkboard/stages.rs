@@ -32,6 +32,10 @@ const CPU_CHUNK: usize = 1 << 16;
 /// The same for the GPU, larger: each GPU batch ends with a tail of rounds where only its hardest puzzles
 /// still run, so fewer, larger batches keep the device fuller.
 const GPU_CHUNK: usize = 1 << 17;
+/// The same while auto's GPU is being set up and the CPU answers: a chunk given to the CPU is its until done,
+/// and a whole GPU chunk of the hardest puzzles takes 16 cores 0.4 s, where the GPU, ready a moment later,
+/// would have taken 0.04 (H200 machine, docs/benchmarks.md). This many take them some 30 ms.
+const SETUP_CHUNK: usize = 1 << 13;
 /// How long the writer waits for the next part before it flushes what it holds (see [`Stages::write`]).
 const FLUSH_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
 
@@ -372,7 +376,9 @@ impl Stages<'_> {
 
 /// Puzzles per chunk for the engine in use.
 fn default_chunk(engines: &Engines) -> usize {
-    if engines.prefers_large_chunks() {
+    if engines.gpu_being_set_up() {
+        SETUP_CHUNK
+    } else if engines.prefers_large_chunks() {
         GPU_CHUNK
     } else {
         CPU_CHUNK
