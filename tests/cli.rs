@@ -1181,7 +1181,7 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     assert!(one.status.success(), "{stats}");
     assert_eq!(text(&one.stdout), text(&cpu.stdout));
     assert!(
-        stats.contains("engine       cpu") && stats.contains("was not used"),
+        stats.contains("engine       cpu") && stats.contains("before a GPU was set up"),
         "{stats}"
     );
     // A file of fewer lines than a GPU chunk's least puzzles: no GPU is even looked for.
@@ -1210,6 +1210,36 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let raced = forkboard(&auto, input.as_bytes());
     assert_eq!(raced.status.code(), Some(1), "{}", text(&raced.stderr));
     assert_eq!(text(&raced.stdout), text(&cpu.stdout), "raced");
+    // An input that pauses until the GPU is surely set up (a quarter of a second on lavapipe, and on an H200
+    // whose driver has the shaders compiled already: a run on the GPU first sees to that): the CPU answers what
+    // came before, the GPU the rest, in order.
+    let warm = forkboard(&["solve", "--engine", "gpu"], puzzle.as_bytes());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    let cut = input.match_indices('\n').nth(99).unwrap().0 + 1;
+    let mut child = spawn(&auto, Stdio::piped());
+    let mut stdin = child.stdin.take().unwrap();
+    let (head, tail) = (input[..cut].to_string(), input[cut..].to_string());
+    let feeding = std::thread::spawn(move || {
+        stdin.write_all(head.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        stdin.write_all(tail.as_bytes()).unwrap();
+    });
+    let moved = child.wait_with_output().unwrap();
+    feeding.join().unwrap();
+    let stats = text(&moved.stderr);
+    assert_eq!(moved.status.code(), Some(1), "{stats}");
+    assert_eq!(text(&moved.stdout), text(&cpu.stdout), "moved to the GPU");
+    let on_gpu: u64 = stats
+        .split("(Vulkan) — ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no GPU line: {stats}"));
+    assert!(on_gpu >= 2800, "{stats}");
+    assert!(
+        stats.contains("; cpu ("),
+        "the CPU answered the first lines: {stats}"
+    );
     // Chunks that wait for the setup: every chunk of 32 puzzles or more goes to the GPU.
     let waits = [&auto[..], &["--auto-waits-for-gpu"]].concat();
     let many = forkboard(&waits, input.as_bytes());
@@ -1231,4 +1261,59 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     assert_eq!(lost.status.code(), Some(1), "{stats}");
     assert!(stats.contains("the GPU failed"), "{stats}");
     assert_eq!(text(&lost.stdout), text(&cpu.stdout), "lost");
+}
+
+#[test]
+fn auto_hands_the_gpu_pieces_read_ahead_when_it_becomes_ready_at_the_end_of_the_input() {
+    // One core, pieces of about 4 KB (50 lines): the core takes the first piece, 60 empty grids counted to
+    // 300,000 solutions (seconds of work), while the reader has read the rest of the file into the pieces after
+    // it. The GPU (lavapipe) is ready long before the first piece is done: the pieces read and not handed out
+    // go to it, nothing lost, in order, though the input has ended.
+    let empty = format!("{}\n", ".".repeat(81));
+    let mut input = empty.repeat(60);
+    for (line, _, _) in plain_test_puzzles().into_iter().take(100) {
+        input.push_str(&line);
+        input.push('\n');
+    }
+    let dir = std::env::temp_dir().join(format!("forkboard-ahead-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ahead.txt");
+    std::fs::write(&file, &input).unwrap();
+    let path = file.to_str().unwrap();
+    let common = [
+        "--threads",
+        "1",
+        "--chunk",
+        "500",
+        "--count",
+        "300000",
+        "--stats",
+    ];
+    let cpu = forkboard(
+        &[&["solve", path, "--engine", "cpu"][..], &common].concat(),
+        b"",
+    );
+    let auto = forkboard(
+        &[&["solve", path, "--auto-software-gpu"][..], &common].concat(),
+        b"",
+    );
+    let stats = text(&auto.stderr);
+    assert_eq!(auto.status.code(), cpu.status.code(), "{stats}");
+    let (got, want) = (text(&auto.stdout), text(&cpu.stdout));
+    assert_eq!(got.lines().count(), 160, "{stats}");
+    for (got, want) in got.lines().zip(want.lines()) {
+        // An empty grid's count is the CPU's; its solution may be another (a GPU that searched it may print
+        // any of them).
+        match want.split_once(' ') {
+            Some((_, count)) if count.ends_with('+') => {
+                assert_eq!(got.split_once(' ').map(|(_, c)| c), Some(count), "{stats}")
+            }
+            _ => assert_eq!(got, want, "{stats}"),
+        }
+    }
+    assert!(
+        stats.contains("(Vulkan) — ") && stats.contains("; cpu (1 threads) — "),
+        "the CPU took the first piece, the GPU the rest: {stats}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

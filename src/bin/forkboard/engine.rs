@@ -4,7 +4,7 @@ use std::borrow::Borrow;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
 use rayon::prelude::*;
@@ -60,14 +60,15 @@ pub struct Engines {
     choice: Engine,
     config: ForkConfig,
     gpu: Option<Gpu>,
-    /// Under auto, the preferred GPU being set up on a thread of its own (a few hundred milliseconds: the device,
-    /// every kernel compiled and warmed; seconds where the driver has no compiled shaders cached). Until it is
-    /// ready the CPU answers every chunk, so that an input the CPU is through with sooner never waits for it.
+    /// Under auto, the preferred GPU looked for and set up on a thread of its own (naming the adapter takes some
+    /// 80 ms on an NVIDIA driver; the device, every kernel compiled and warmed a few hundred more, seconds where
+    /// the driver has no compiled shaders cached). Until it is ready the CPU answers, so that an input the CPU is
+    /// through with sooner never waits for it.
     setting_up: Option<Setup>,
-    /// The CPU answered a chunk that would have gone to the GPU, had it been ready.
-    answered_before_ready: bool,
     /// For tests: a chunk that goes to the GPU waits for its setup instead (`solve --auto-waits-for-gpu`).
     wait_for_setup: bool,
+    /// Auto's GPU was ready only once the CPU was through with the input.
+    ready_after_run: bool,
     /// `--lose-gpu-after`, for a GPU opened later.
     lose_after: Option<u64>,
     /// The other GPUs of `--gpus`: [`Engines::split_by_gpu`] gives each its own engine.
@@ -124,23 +125,7 @@ impl Engines {
             (Engine::Gpu, None) => {
                 engines.gpu = Some(open_gpu(None).map_err(|e| format!("--engine gpu: {e}"))?)
             }
-            // Only the adapter is asked for here (some 80 ms on an NVIDIA driver); it is set up meanwhile.
-            (Engine::Auto, None) => match GpuContext::preferred_adapter_blocking() {
-                Ok(adapter)
-                    if adapter.get_info().device_type == wgpu::DeviceType::Cpu
-                        && !testing.software_gpu =>
-                {
-                    engines.note = Some(format!(
-                        "the only GPU adapter, {}, is a software one: the CPU engine is faster",
-                        describe_adapter(&adapter.get_info())
-                    ));
-                }
-                Ok(adapter) => {
-                    engines.gpu_name = Some(describe_adapter(&adapter.get_info()));
-                    engines.setting_up = Some(Setup::start(adapter));
-                }
-                Err(e) => engines.note = Some(format!("no GPU: {e}")),
-            },
+            (Engine::Auto, None) => engines.setting_up = Some(Setup::start(testing.software_gpu)),
         }
         if let Some(gpu) = &engines.gpu {
             engines.gpu_name = Some(gpu.ctx.describe());
@@ -155,8 +140,8 @@ impl Engines {
             config,
             gpu: None,
             setting_up: None,
-            answered_before_ready: false,
             wait_for_setup: false,
+            ready_after_run: false,
             lose_after: None,
             more_gpus: Vec::new(),
             gpu_name: None,
@@ -353,16 +338,12 @@ impl Engines {
         let Some(setup) = &self.setting_up else {
             return;
         };
-        let wanted = self.wants_gpu(puzzles);
-        let outcome = if wanted && self.wait_for_setup {
+        let outcome = if self.wants_gpu(puzzles) && self.wait_for_setup {
             setup.wait()
         } else {
             match setup.ready() {
                 Some(outcome) => outcome,
-                None => {
-                    self.answered_before_ready |= wanted;
-                    return;
-                }
+                None => return,
             }
         };
         // (The thread is done, or about to be: `Setup` joins it when dropped.)
@@ -371,14 +352,31 @@ impl Engines {
                 if let Some(submissions) = self.lose_after {
                     gpu.ctx.lose_device_after(submissions);
                 }
+                self.gpu_name = Some(gpu.ctx.describe());
                 self.gpu = Some(gpu);
             }
-            Err(e) => {
-                let name = self.gpu_name.take().unwrap_or_default();
-                self.note = Some(format!("no GPU: {name} could not be set up ({e})"));
-            }
+            Err(why) => self.note = Some(why),
         }
         self.setting_up = None;
+    }
+
+    /// After the run: what became of auto's GPU, if its setup ended meanwhile (for `--stats`).
+    pub fn settle(&mut self) {
+        let had = self.gpu.is_some();
+        self.take_ready_gpu(0);
+        self.ready_after_run = !had && self.gpu.is_some();
+    }
+
+    /// Under auto, while the GPU is being set up and the CPU answers: a flag its setup raises once the GPU is
+    /// ready, for the CPU's way to hand the rest of the input to the GPU's ([`crate::stages`]).
+    pub fn gpu_ready_flag(&self) -> Option<Arc<AtomicBool>> {
+        let setup = self.setting_up.as_ref().filter(|_| self.is_racing())?;
+        Some(Arc::clone(&setup.ready_flag))
+    }
+
+    /// True while auto's GPU is being set up and the CPU answers meanwhile (not for `--auto-waits-for-gpu`).
+    pub fn is_racing(&self) -> bool {
+        self.setting_up.is_some() && !self.wait_for_setup
     }
 
     /// After the GPU failed on a chunk: nothing of it was written yet, so the CPU answers all of it, and the
@@ -441,11 +439,6 @@ impl Engines {
         }
     }
 
-    /// True while auto's GPU is being set up (the CPU answers meanwhile).
-    pub fn gpu_being_set_up(&self) -> bool {
-        self.setting_up.is_some()
-    }
-
     /// True while chunks go to a GPU, which wants them large.
     pub fn prefers_large_chunks(&self) -> bool {
         self.gpu.is_some() || self.setting_up.is_some() || !self.more_gpus.is_empty()
@@ -465,17 +458,24 @@ impl Engines {
         // than list it with no puzzles.
         let stood_by =
             matches!(self.choice, Engine::Auto) && self.on_gpu == 0 && self.shares.is_empty();
-        if let (true, Some(name), None) = (stood_by, &self.gpu_name, &note) {
-            note = Some(if self.answered_before_ready {
-                format!(
-                    "auto: the CPU answered every chunk while the GPU, {name}, was being set up"
-                )
-            } else {
-                format!(
+        match (stood_by, &self.gpu_name, &note) {
+            (true, Some(name), None) if self.ready_after_run => {
+                note = Some(format!(
+                    "auto: the CPU was through with the input as the GPU, {name}, became ready"
+                ))
+            }
+            (true, Some(name), None) => {
+                note = Some(format!(
                     "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, \
                      {name}, was not used"
+                ))
+            }
+            (true, None, None) if self.setting_up.is_some() => {
+                note = Some(
+                    "auto: the CPU was through with the input before a GPU was set up".to_string(),
                 )
-            });
+            }
+            _ => {}
         }
         if let Some(name) = self.gpu_name.as_ref().filter(|_| !stood_by) {
             let k = &self.gpu_report.kernel;
@@ -552,10 +552,12 @@ pub struct AutoTesting {
     pub wait_for_setup: bool,
 }
 
-/// A GPU being set up on a thread of its own.
+/// A GPU looked for and set up on a thread of its own: the GPU, or why there is none to use (for `--stats`).
 struct Setup {
     /// (In a mutex only so that the engines may be shared by the threads that answer on the CPU.)
-    outcome: Mutex<mpsc::Receiver<Result<Gpu, GpuError>>>,
+    outcome: Mutex<mpsc::Receiver<Result<Gpu, String>>>,
+    /// Raised once the GPU is ready (its outcome sent).
+    ready_flag: Arc<AtomicBool>,
     thread: Option<thread::JoinHandle<()>>,
 }
 
@@ -564,42 +566,64 @@ struct Setup {
 static SETUP_LEFT_RUNNING: AtomicBool = AtomicBool::new(false);
 
 impl Setup {
-    /// Starts setting `adapter` up.
-    fn start(adapter: wgpu::Adapter) -> Self {
+    /// Starts looking for the preferred adapter and setting it up; a software one is passed over unless
+    /// `software_gpu` (tests).
+    fn start(software_gpu: bool) -> Self {
         let (send, outcome) = mpsc::channel();
+        let ready_flag = Arc::new(AtomicBool::new(false));
+        let raise = Arc::clone(&ready_flag);
         let thread = thread::Builder::new()
             .name("gpu setup".into())
             .spawn(move || {
+                let found = look_for_gpu(software_gpu);
+                let ready = found.is_ok();
                 // (If the run is over, nobody takes it: it is dropped here.)
-                let _ = send.send(open_on(adapter));
+                let _ = send.send(found);
+                if ready {
+                    raise.store(true, Ordering::Release);
+                }
             })
             .ok();
         Self {
             outcome: Mutex::new(outcome),
+            ready_flag,
             thread,
         }
     }
 
     /// The setup's end of the channel.
-    fn receiver(&self) -> std::sync::MutexGuard<'_, mpsc::Receiver<Result<Gpu, GpuError>>> {
+    fn receiver(&self) -> std::sync::MutexGuard<'_, mpsc::Receiver<Result<Gpu, String>>> {
         self.outcome.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The outcome, if the setup is done.
-    fn ready(&self) -> Option<Result<Gpu, GpuError>> {
+    fn ready(&self) -> Option<Result<Gpu, String>> {
         match self.receiver().try_recv() {
             Ok(outcome) => Some(outcome),
             Err(mpsc::TryRecvError::Empty) if self.thread.is_some() => None,
-            Err(_) => Some(Err(GpuError::Api("its setup thread stopped".into()))),
+            Err(_) => Some(Err("no GPU: its setup thread stopped".into())),
         }
     }
 
     /// The outcome, once the setup is done.
-    fn wait(&self) -> Result<Gpu, GpuError> {
+    fn wait(&self) -> Result<Gpu, String> {
         self.receiver()
             .recv()
-            .unwrap_or_else(|_| Err(GpuError::Api("its setup thread stopped".into())))
+            .unwrap_or_else(|_| Err("no GPU: its setup thread stopped".into()))
     }
+}
+
+/// The preferred GPU with the kernels compiled, or why auto uses none, as `--stats` says it.
+fn look_for_gpu(software_gpu: bool) -> Result<Gpu, String> {
+    let adapter = GpuContext::preferred_adapter_blocking().map_err(|e| format!("no GPU: {e}"))?;
+    let info = adapter.get_info();
+    let name = describe_adapter(&info);
+    if info.device_type == wgpu::DeviceType::Cpu && !software_gpu {
+        return Err(format!(
+            "the only GPU adapter, {name}, is a software one: the CPU engine is faster"
+        ));
+    }
+    open_on(adapter).map_err(|e| format!("no GPU: {name} could not be set up ({e})"))
 }
 
 impl Drop for Setup {

@@ -5,7 +5,7 @@ mod chunks;
 
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Read, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 use std::thread;
@@ -32,10 +32,6 @@ const CPU_CHUNK: usize = 1 << 16;
 /// The same for the GPU, larger: each GPU batch ends with a tail of rounds where only its hardest puzzles
 /// still run, so fewer, larger batches keep the device fuller.
 const GPU_CHUNK: usize = 1 << 17;
-/// The same while auto's GPU is being set up and the CPU answers: a chunk given to the CPU is its until done,
-/// and a whole GPU chunk of the hardest puzzles takes 16 cores 0.4 s, where the GPU, ready a moment later,
-/// would have taken 0.04 (H200 machine, docs/benchmarks.md). This many take them some 30 ms.
-const SETUP_CHUNK: usize = 1 << 13;
 /// How long the writer waits for the next part before it flushes what it holds (see [`Stages::write`]).
 const FLUSH_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
 
@@ -171,22 +167,55 @@ impl Stages<'_> {
         };
         let line_fallbacks = AtomicU64::new(0);
         let (parts_tx, parts_rx) = mpsc::channel::<Part>();
+        let ready = engines.gpu_ready_flag();
         let result = thread::scope(|scope| {
             let (written, formatted) = (&written, &formatted);
             let (sizes, fallbacks) = (&sizes, &line_fallbacks);
             let writing = scope.spawn(move || self.write(sink, parts_rx, written));
-            let (answering, read_error) = if engines.prefers_large_chunks() {
+            let (answering, read_error) = if let Some(ready) = ready.as_deref() {
+                // Auto while its GPU is set up: the CPU's way, then the GPU's for the rest of the input once the
+                // GPU is ready (the parts go on in order from where the CPU's stopped).
+                let (ended, switch) = self.piece_by_piece(
+                    scope,
+                    engines,
+                    splitter,
+                    parts_tx.clone(),
+                    written,
+                    Some(ready),
+                );
+                match switch {
+                    Some(switch) => {
+                        let (answering, later) = self.in_chunks(
+                            scope, engines, switch, parts_tx, written, formatted, sizes, fallbacks,
+                        );
+                        // (A read error that ended the input comes before any the GPU's way meets.)
+                        (answering, ended.or(later))
+                    }
+                    None => {
+                        // (The writer ends when every sender has gone.)
+                        drop(parts_tx);
+                        (Ok(()), ended)
+                    }
+                }
+            } else if engines.prefers_large_chunks() {
+                let whole = Switch {
+                    splitter,
+                    first_part: 0,
+                    pieces: Vec::new(),
+                };
                 self.in_chunks(
-                    scope, engines, splitter, parts_tx, written, formatted, sizes, fallbacks,
+                    scope, engines, whole, parts_tx, written, formatted, sizes, fallbacks,
                 )
             } else {
-                let read_error = self.piece_by_piece(scope, engines, splitter, parts_tx, written);
+                let (read_error, _) =
+                    self.piece_by_piece(scope, engines, splitter, parts_tx, written, None);
                 (Ok(()), read_error)
             };
             let tally = writing.join().expect("the writer thread does not panic")?;
             answering.map(|()| (tally, read_error))
         });
         engines.add_cpu_fallbacks(line_fallbacks.into_inner());
+        engines.settle();
         result
     }
 
@@ -197,7 +226,8 @@ impl Stages<'_> {
 
     /// The CPU's way: each piece read, answered and formatted by one core, the cores pulling pieces as they
     /// free up (no core waits for the slowest piece of a batch). The reader stays at most a window of pieces
-    /// ahead of the writer, so a slow piece holds back a bounded number of finished ones.
+    /// ahead of the writer, so a slow piece holds back a bounded number of finished ones. Returns the read
+    /// error; or, where `stop` was raised before the input ended, what the GPU's way goes on from ([`Switch`]).
     fn piece_by_piece<'scope>(
         &'scope self,
         scope: &'scope thread::Scope<'scope, '_>,
@@ -205,31 +235,57 @@ impl Stages<'_> {
         splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
         parts_tx: mpsc::Sender<Part>,
         written: &'scope WrittenParts,
-    ) -> Option<io::Error> {
+        stop: Option<&'scope AtomicBool>,
+    ) -> (Option<io::Error>, Option<Switch<'scope>>) {
         let window = 8 * rayon::current_num_threads();
         // Pieces of about a 64th of a chunk: small enough to spread over the cores, large enough that taking one
         // costs nothing beside answering it.
         let piece_bytes = (self.chunk_size(engines) * 82 / 64).clamp(4 << 10, 4 << 20);
         let (pieces_tx, pieces_rx) = mpsc::sync_channel::<(usize, Piece)>(window);
+        // The reader gives back the input where it stopped, and whether `stop` stopped it (else the input
+        // ended); nothing when the writer stopped (nothing more is wanted then).
         let reading = scope.spawn(move || {
-            for index in 0.. {
+            let mut index = 0;
+            let stopped = loop {
+                if stop.is_some_and(|stop| stop.load(Ordering::Acquire)) {
+                    break true;
+                }
                 let Some(piece) = timed(&self.busy.read, || splitter.next_piece(piece_bytes))
                 else {
-                    break;
+                    break false;
                 };
                 if !written.wait_for_room(index, window) || pieces_tx.send((index, piece)).is_err()
                 {
-                    break;
+                    return (splitter.take_io_error(), None);
                 }
-            }
-            splitter.take_io_error()
+                index += 1;
+            };
+            let error = if stopped {
+                None
+            } else {
+                splitter.take_io_error()
+            };
+            (error, Some((splitter, index, stopped)))
         });
         let answered = AtomicU64::new(0);
         let engines_here = &*engines;
+        // The cores are handed pieces in order until `stop` is raised: those handed out are answered here, and
+        // the rest, read already, go to the GPU's way with their places (the parts stay in order).
+        let pieces_rx = Mutex::new(pieces_rx);
+        let handed = std::iter::from_fn(|| {
+            if stop.is_some_and(|stop| stop.load(Ordering::Acquire)) {
+                return None;
+            }
+            pieces_rx
+                .lock()
+                .expect("no thread panics holding it")
+                .recv()
+                .ok()
+        });
         timed(&self.busy.pieces, || {
-            pieces_rx.into_iter().par_bridge().for_each_with(
-                parts_tx,
-                |parts_tx, (index, piece)| {
+            handed
+                .par_bridge()
+                .for_each_with(parts_tx, |parts_tx, (index, piece)| {
                     let (part, puzzles) = match self.nine_piece(piece) {
                         Ok(nines) => {
                             let answers =
@@ -245,11 +301,25 @@ impl Stages<'_> {
                     answered.fetch_add(puzzles as u64, Ordering::Relaxed);
                     // The writer may have stopped (a closed pipe); the rest is then not wanted.
                     let _ = parts_tx.send((index, part));
-                },
-            );
+                });
         });
         engines.count_on_cpu(answered.into_inner());
-        reading.join().expect("the reader thread does not panic")
+        // (The reader stops at `stop` too: the pieces it sent meanwhile end this.)
+        let read: Vec<(usize, Piece)> = pieces_rx
+            .into_inner()
+            .expect("no thread panics holding it")
+            .into_iter()
+            .collect();
+        let (error, rest) = reading.join().expect("the reader thread does not panic");
+        // The GPU's way takes up pieces read and not handed out, and the input the reader left.
+        let switch = rest
+            .filter(|&(_, _, stopped)| stopped || !read.is_empty())
+            .map(|(splitter, next, _)| Switch {
+                first_part: read.first().map_or(next, |&(index, _)| index),
+                pieces: read.into_iter().map(|(_, piece)| piece).collect(),
+                splitter,
+            });
+        (error, switch)
     }
 
     /// The piece as plain 9×9 puzzles ([`Piece::into_nine_piece`]) when the output is written in the input's
@@ -374,11 +444,20 @@ impl Stages<'_> {
     }
 }
 
+/// Where the GPU's way takes up the input: after the CPU's way, when auto's GPU became ready ([`Stages::run`]),
+/// or from the start.
+pub struct Switch<'scope> {
+    /// The input, where the CPU's way stopped reading.
+    pub splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+    /// The index of the first part left to write.
+    pub first_part: usize,
+    /// Pieces read already and not answered, in order: the first of the GPU's.
+    pub pieces: Vec<Piece>,
+}
+
 /// Puzzles per chunk for the engine in use.
 fn default_chunk(engines: &Engines) -> usize {
-    if engines.gpu_being_set_up() {
-        SETUP_CHUNK
-    } else if engines.prefers_large_chunks() {
+    if engines.prefers_large_chunks() && !engines.is_racing() {
         GPU_CHUNK
     } else {
         CPU_CHUNK

@@ -3,7 +3,7 @@
 //! the host's parts.
 
 use std::collections::BTreeMap;
-use std::io::{self, Read};
+use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -14,9 +14,9 @@ use rayon::prelude::*;
 
 use forkboard::gpu::lane9::Lane9Result;
 use forkboard::gpu::nine_batch::{answer_nine, pack_nines};
-use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Piece, Record, Splitter};
+use forkboard::sudoku::format::{Answer, NineAnswer, NinePiece, Piece, Record};
 
-use super::{Formatted, Part, Stages, WrittenParts, timed};
+use super::{Formatted, Part, Stages, Switch, WrittenParts, timed};
 use crate::engine::{Engines, NineResults};
 
 /// Formatted parts of the GPU's chunks that may wait for the writer: about four chunks' (a chunk is read in
@@ -36,19 +36,25 @@ pub(super) struct ChunkSizes {
 
 impl Stages<'_> {
     /// The GPU's way: chunks parsed on the CPU's cores, answered by the engine on this thread, formatted on
-    /// the cores again, each stage on its own thread so that the device never waits for the host's parts.
+    /// the cores again, each stage on its own thread so that the device never waits for the host's parts. It
+    /// takes up the input at `from`: its pieces read already first, its parts numbered from its first part.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn in_chunks<'scope>(
         &'scope self,
         scope: &'scope thread::Scope<'scope, '_>,
         engines: &mut Engines,
-        splitter: &'scope mut Splitter<Box<dyn Read + Send>>,
+        from: Switch<'scope>,
         parts_tx: mpsc::Sender<Part>,
         written: &'scope WrittenParts,
         formatted: &'scope WrittenParts,
         sizes: &'scope ChunkSizes,
         line_fallbacks: &'scope AtomicU64,
     ) -> (Result<(), String>, Option<io::Error>) {
+        let Switch {
+            splitter,
+            first_part,
+            pieces: read_already,
+        } = from;
         let ChunkSizes {
             next_size,
             bytes_per_record,
@@ -61,6 +67,9 @@ impl Stages<'_> {
         let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(usize, Vec<Parsed>)>(1);
         let (answered_tx, answered_rx) = mpsc::sync_channel::<(usize, Vec<Parsed>, Answers)>(1);
         let reading = scope.spawn(move || {
+            if !read_already.is_empty() && pieces_tx.send(read_already).is_err() {
+                return splitter.take_io_error();
+            }
             loop {
                 let bytes =
                     next_size.load(Ordering::Relaxed) * bytes_per_record.load(Ordering::Relaxed);
@@ -118,7 +127,7 @@ impl Stages<'_> {
         scope.spawn(move || {
             // `index`: the next part's place in the output; `next`: the next chunk's in the input. Chunks
             // answered ahead of an earlier one (another GPU's) wait here for it.
-            let (mut index, mut next) = (0, 0);
+            let (mut index, mut next) = (first_part, 0);
             let mut waiting = BTreeMap::new();
             'chunks: for (place, chunk, answers) in answered_rx {
                 waiting.insert(place, (chunk, answers));
