@@ -150,8 +150,9 @@ impl Stages<'_> {
     /// input into pieces of whole records ([`Splitter`]) and a writing thread puts formatted parts in order and
     /// copies them out. In between, on the CPU each piece is read, answered and formatted by one core, the
     /// cores taking pieces as they free up; on the GPU whole chunks are parsed, answered and formatted in three
-    /// stages of their own, so that the CPU's parts overlap the device's. Returns the tally of what was written
-    /// and any read error; on an engine error, everything answered before it is still written.
+    /// stages of their own, so that the CPU's parts overlap the device's. Under auto the CPU's way runs while
+    /// the GPU is set up, and the GPU's way takes up the rest once it is ready. Returns the tally of what was
+    /// written and any read error; on an engine error, everything answered before it is still written.
     pub fn run(
         &self,
         engines: &mut Engines,
