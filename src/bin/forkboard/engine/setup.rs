@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
+use std::time::Duration;
 
 use forkboard::gpu::{GpuContext, describe_adapter};
 
@@ -29,6 +30,13 @@ pub(super) struct Setup {
     thread: Option<thread::JoinHandle<()>>,
 }
 
+/// How long after the run begins its GPU is looked for. A run the CPU is through with sooner (a puzzle, ten
+/// thousand easy ones) then never shares its cores with the setup (the driver's instance and shader compiler):
+/// on this project's 2-core VM one puzzle took 20–23 ms with the setup at once and 2.5 ms with it 50 ms later,
+/// 100,000 easy puzzles 96–98 ms and 43, as on `--engine cpu` (docs/benchmarks.md). A GPU that will help comes
+/// that much later.
+const LOOK_AFTER: Duration = Duration::from_millis(50);
+
 /// Set when a run ends with a GPU's setup still going: the process should then end without the exit handlers of
 /// the drivers, which would tear down what that thread is using ([`exit`]).
 static SETUP_LEFT_RUNNING: AtomicBool = AtomicBool::new(false);
@@ -43,6 +51,7 @@ impl Setup {
         let thread = thread::Builder::new()
             .name("gpu setup".into())
             .spawn(move || {
+                thread::sleep(LOOK_AFTER);
                 let found = look_for_gpu(software_gpu);
                 let ready = found.is_ok();
                 // (If the run is over, nobody takes it: it is dropped here.)
