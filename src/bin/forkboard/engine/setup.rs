@@ -32,7 +32,7 @@ pub(super) struct Setup {
 
 /// How long after the run begins its GPU is looked for. A run the CPU is through with sooner (a puzzle, ten
 /// thousand easy ones) then never shares its cores with the setup (the driver's instance and shader compiler):
-/// on this project's 2-core VM one puzzle took 20–23 ms with the setup at once and 2.5 ms with it 50 ms later,
+/// on this project's 2-core VM one puzzle took 8–23 ms with the setup at once and 2.5 ms with it 50 ms later,
 /// 100,000 easy puzzles 96–98 ms and 43, as on `--engine cpu` (docs/benchmarks.md). A GPU that will help comes
 /// that much later.
 const LOOK_AFTER: Duration = Duration::from_millis(50);
