@@ -1165,6 +1165,15 @@ fn generate_refuses_an_unknown_grade_and_a_box_of_another_size() {
     assert!(text(&bad.stderr).contains("--box 4x4 makes 16×16 grids, not 9×9"));
 }
 
+/// The puzzles `--stats` says the GPU answered (its engine line names a Vulkan adapter).
+fn puzzles_on_the_gpu(stats: &str) -> u64 {
+    stats
+        .split("(Vulkan) — ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no GPU line: {stats}"))
+}
+
 #[test]
 fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     // `--auto-software-gpu` has auto take lavapipe for a GPU, as it takes a hardware one, and set it up on a
@@ -1230,11 +1239,7 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let stats = text(&moved.stderr);
     assert_eq!(moved.status.code(), Some(1), "{stats}");
     assert_eq!(text(&moved.stdout), text(&cpu.stdout), "moved to the GPU");
-    let on_gpu: u64 = stats
-        .split("(Vulkan) — ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no GPU line: {stats}"));
+    let on_gpu = puzzles_on_the_gpu(&stats);
     assert!(on_gpu >= 2800, "{stats}");
     assert!(
         stats.contains("; cpu ("),
@@ -1246,11 +1251,7 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let stats = text(&many.stderr);
     assert_eq!(many.status.code(), Some(1), "{stats}");
     assert_eq!(text(&many.stdout), text(&cpu.stdout));
-    let on_gpu: u64 = stats
-        .split("(Vulkan) — ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no GPU line: {stats}"));
+    let on_gpu = puzzles_on_the_gpu(&stats);
     assert!(on_gpu >= 2900, "{stats}");
     // Lost mid-run, on a GPU set up after the run began: nothing lost.
     let lost = forkboard(

@@ -83,7 +83,7 @@ impl GpuContext {
                 "there is no GPU {index}: this host has {count} (numbered from 0)"
             ))
         })?;
-        pollster::block_on(Self::on(adapter))
+        Self::on_blocking(adapter)
     }
 
     /// A device with `adapter`'s full limits.

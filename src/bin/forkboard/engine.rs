@@ -371,8 +371,10 @@ impl Engines {
     /// Under auto, while the GPU is being set up and the CPU answers: a flag its setup raises once the GPU is
     /// ready, for the CPU's way to hand the rest of the input to the GPU's ([`crate::stages`]).
     pub fn gpu_ready_flag(&self) -> Option<Arc<AtomicBool>> {
-        let setup = self.setting_up.as_ref().filter(|_| self.is_racing())?;
-        Some(setup.ready_flag())
+        self.setting_up
+            .as_ref()
+            .filter(|_| !self.wait_for_setup)
+            .map(Setup::ready_flag)
     }
 
     /// True while auto's GPU is being set up and the CPU answers meanwhile (not for `--auto-waits-for-gpu`).
