@@ -1180,8 +1180,7 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     // thread of its own while the CPU answers.
     let puzzle = plain_test_puzzles()[0].0.clone() + "\n";
     let cpu = forkboard(&["solve", "--engine", "cpu"], puzzle.as_bytes());
-    // One puzzle: answered on the CPU, and the process ends without waiting for the setup (lavapipe's takes a
-    // quarter of a second here, the answer a few milliseconds).
+    // One puzzle: answered on the CPU before the setup would begin (50 ms into the run), so none is set up.
     let one = forkboard(
         &["solve", "--auto-software-gpu", "--stats"],
         puzzle.as_bytes(),
@@ -1189,6 +1188,22 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let stats = text(&one.stderr);
     assert!(one.status.success(), "{stats}");
     assert_eq!(text(&one.stdout), text(&cpu.stdout));
+    assert!(
+        stats.contains("engine       cpu") && stats.contains("so none was"),
+        "{stats}"
+    );
+    // The same puzzle on an input that stays open for 150 ms: the setup has begun (an input of unknown size
+    // may go on), and the process ends without waiting for it (lavapipe's takes a quarter of a second here).
+    let mut child = spawn(&["solve", "--auto-software-gpu", "--stats"], Stdio::piped());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(puzzle.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    drop(stdin);
+    let open = child.wait_with_output().unwrap();
+    let stats = text(&open.stderr);
+    assert!(open.status.success(), "{stats}");
+    assert_eq!(text(&open.stdout), text(&cpu.stdout));
     assert!(
         stats.contains("engine       cpu") && stats.contains("before a GPU was set up"),
         "{stats}"
@@ -1210,6 +1225,31 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let stats = text(&one.stderr);
     assert!(stats.contains("no GPU was looked for"), "{stats}");
     assert_eq!(text(&one.stdout), text(&cpu.stdout));
+
+    // 6,000 of the hardest puzzles on one thread, some 0.1 s here: past the 50 ms at which the setup could begin,
+    // but at the rate the CPU keeps it has far less than half a second of work left then, so no GPU is set up.
+    let hard = std::fs::read_to_string(shared("forum_hardest_11plus.txt")).unwrap();
+    let hard: String = hard.lines().take(6000).map(|l| format!("{l}\n")).collect();
+    let file = dir.join("hard.txt");
+    std::fs::write(&file, &hard).unwrap();
+    let path = file.to_str().unwrap();
+    let one_thread = ["--threads", "1", "--stats"];
+    let cpu = forkboard(
+        &[&["solve", path, "--engine", "cpu"][..], &one_thread].concat(),
+        b"",
+    );
+    let many = forkboard(
+        &[&["solve", path, "--auto-software-gpu"][..], &one_thread].concat(),
+        b"",
+    );
+    let stats = text(&many.stderr);
+    assert!(many.status.success(), "{stats}");
+    assert_eq!(text(&many.stdout), text(&cpu.stdout));
+    assert!(
+        stats.contains("engine       cpu")
+            && stats.contains("sooner than a GPU could be set up, so none was"),
+        "{stats}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
     // Chunks of 500, whichever engine answers each: the CPU's answers, in order.

@@ -19,7 +19,7 @@ use crate::Engine;
 use crate::gpus::describe_share;
 use crate::seconds::seconds_text;
 use setup::Setup;
-pub use setup::{AutoTesting, exit};
+pub use setup::{AutoTesting, RunProgress, exit};
 
 mod setup;
 
@@ -70,6 +70,8 @@ pub struct Engines {
     wait_for_setup: bool,
     /// Auto's GPU was ready only once the CPU was through with the input.
     ready_after_run: bool,
+    /// When auto's GPU setup began and ended, in seconds into the run.
+    setup_timeline: Option<(f64, f64)>,
     /// `--lose-gpu-after`, for a GPU opened later.
     lose_after: Option<u64>,
     /// The other GPUs of `--gpus`: [`Engines::split_by_gpu`] gives each its own engine.
@@ -143,6 +145,7 @@ impl Engines {
             setting_up: None,
             wait_for_setup: false,
             ready_after_run: false,
+            setup_timeline: None,
             lose_after: None,
             more_gpus: Vec::new(),
             gpu_name: None,
@@ -348,6 +351,7 @@ impl Engines {
             }
         };
         // (The thread is done, or about to be: `Setup` joins it when dropped.)
+        self.setup_timeline = setup.timeline();
         match outcome {
             Ok(gpu) => {
                 if let Some(submissions) = self.lose_after {
@@ -375,6 +379,12 @@ impl Engines {
             .as_ref()
             .filter(|_| !self.wait_for_setup)
             .map(Setup::ready_flag)
+    }
+
+    /// Under auto, while its GPU's setup is to come or under way: how far the run has come, which the run keeps
+    /// up to date so that no GPU is set up for a run the CPU will be through with sooner.
+    pub fn run_progress(&self) -> Option<Arc<RunProgress>> {
+        self.setting_up.as_ref().map(Setup::progress)
     }
 
     /// True while auto's GPU is being set up and the CPU answers meanwhile (not for `--auto-waits-for-gpu`).
@@ -473,10 +483,29 @@ impl Engines {
                      {name}, was not used"
                 ))
             }
-            (true, None, None) if self.setting_up.is_some() => {
-                note = Some(
-                    "auto: the CPU was through with the input before a GPU was set up".to_string(),
-                )
+            (true, None, None) => match &self.setting_up {
+                Some(setup) if setup.began() => {
+                    note = Some(
+                        "auto: the CPU was through with the input before a GPU was set up".to_string(),
+                    )
+                }
+                Some(_) => {
+                    note = Some(
+                        "auto: the CPU was through with the input sooner than a GPU could be set up, so \
+                         none was"
+                            .to_string(),
+                    )
+                }
+                None => {}
+            },
+            (false, Some(_), None) if !self.wait_for_setup => {
+                if let Some((began, ended)) = self.setup_timeline {
+                    note = Some(format!(
+                        "auto: the CPU answered while the GPU was set up, from {} s into the run to {} s",
+                        seconds_text(began),
+                        seconds_text(ended)
+                    ))
+                }
             }
             _ => {}
         }

@@ -84,16 +84,21 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
     let input = args.input.open()?;
     let (size, read) = (input.size, Arc::clone(&input.read));
     let mut splitter = input.splitter();
-    let opens = match (args.shard, size) {
-        (None, _) => true,
+    // (The bytes this run answers, where they are known: auto's GPU setup judges by them.)
+    let (opens, bytes) = match (args.shard, size) {
+        (None, size) => (true, size),
         (Some(shard), Some(size)) if !args.input.is_stdin() => {
             let (start, end) = shard.byte_range(size);
-            splitter.restrict(start, end)
+            (splitter.restrict(start, end), Some(end - start))
         }
         (Some(_), _) => {
             return Err("--shard needs a file to cut (its size), not standard input".into());
         }
     };
+    let run_progress = engines.run_progress();
+    if let (Some(run_progress), Some(bytes)) = (&run_progress, bytes) {
+        run_progress.set_size(bytes);
+    }
     if args.rate && splitter.format() != Format::Csv {
         return Err(format!(
             "--rate adds grade and score columns to CSV output, and the output follows the input's layout: \
@@ -122,6 +127,7 @@ pub fn run(args: SolveArgs) -> Result<bool, String> {
         opens,
         progress: &progress,
         read: &read,
+        run_progress: run_progress.as_deref(),
     };
     let (tally, read_error) = stages.run(&mut engines, &mut splitter, BufWriter::new(sink))?;
     if let Some(e) = read_error {

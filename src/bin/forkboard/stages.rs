@@ -22,7 +22,7 @@ use forkboard::sudoku::format::{
 use forkboard::sudoku::logic::Rating;
 use forkboard::sudoku::symbols::Symbols;
 
-use crate::engine::Engines;
+use crate::engine::{Engines, RunProgress};
 use crate::seconds::seconds_text;
 use chunks::ChunkSizes;
 
@@ -143,6 +143,9 @@ pub struct Stages<'a> {
     pub progress: &'a ProgressBar,
     /// Input bytes read so far, for the progress bar.
     pub read: &'a AtomicU64,
+    /// Under auto, how far the run has come, for its GPU's setup to judge by: the CPU's way counts the bytes
+    /// of each piece it answers.
+    pub run_progress: Option<&'a RunProgress>,
 }
 
 impl Stages<'_> {
@@ -287,6 +290,7 @@ impl Stages<'_> {
             handed
                 .par_bridge()
                 .for_each_with(parts_tx, |parts_tx, (index, piece)| {
+                    let bytes = piece.bytes() as u64;
                     let (part, puzzles) = match self.nine_piece(piece) {
                         Ok(nines) => {
                             let answers =
@@ -300,6 +304,9 @@ impl Stages<'_> {
                         }
                     };
                     answered.fetch_add(puzzles as u64, Ordering::Relaxed);
+                    if let Some(run_progress) = self.run_progress {
+                        run_progress.add_answered(bytes);
+                    }
                     // The writer may have stopped (a closed pipe); the rest is then not wanted.
                     let _ = parts_tx.send((index, part));
                 });
