@@ -7,6 +7,7 @@
 mod detect;
 mod lines;
 mod nine_piece;
+mod piece;
 mod read;
 mod split;
 mod write;
@@ -24,8 +25,9 @@ pub use detect::detect;
 #[cfg(test)]
 pub(crate) use nine_piece::pretty_of;
 pub use nine_piece::{NineAnswer, NineLayout, NinePiece, write_csv_nines, write_nines};
+pub use piece::Piece;
 pub use read::Reader;
-pub use split::{Piece, Splitter};
+pub use split::Splitter;
 pub use write::{Answer, GradeColumn, Writer, opening};
 
 /// The layout of a puzzle file.
