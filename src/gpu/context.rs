@@ -221,6 +221,15 @@ impl GpuContext {
     }
 }
 
+impl Drop for GpuContext {
+    /// A resident run left waiting on the queue leaves first: the queue's teardown waits for the device to be
+    /// idle, which such a run would keep it from being until it gave up waiting (90–120 ms on an H200; a process
+    /// that answered one puzzle on the GPU ended that much later, docs/benchmarks.md).
+    fn drop(&mut self) {
+        self.park();
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 async fn new_instance() -> wgpu::Instance {
     wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
@@ -237,4 +246,31 @@ async fn new_instance() -> wgpu::Instance {
 /// "adapter name (backend)", for people: [`GpuContext::describe`] before a device is opened.
 pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?})", info.name, info.backend)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_run_left_waiting_is_parked_before_the_context_goes() {
+        let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+        let parked = Arc::new(AtomicBool::new(false));
+        let raise = Arc::clone(&parked);
+        let commands = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default())
+            .finish();
+        ctx.submit_waiting(
+            commands,
+            1,
+            Box::new(move || raise.store(true, Ordering::Relaxed)),
+        );
+        assert!(ctx.has_waiting_run());
+        drop(ctx);
+        assert!(parked.load(Ordering::Relaxed));
+    }
 }
