@@ -251,7 +251,6 @@ pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
     #[test]
