@@ -708,6 +708,38 @@ fn a_queens_count_whose_gpu_is_lost_is_finished_by_the_other_gpu_or_the_cpu() {
 }
 
 #[test]
+fn queens_auto_looks_for_a_gpu_only_for_boards_it_would_count_sooner() {
+    // Below N = 17 every core is through before a GPU is set up: none is looked for, and the note says so.
+    let small = forkboard(&["queens", "--range", "8..10"], b"");
+    assert!(small.status.success(), "{}", text(&small.stderr));
+    assert!(
+        text(&small.stderr).contains("so none was looked for"),
+        "{}",
+        text(&small.stderr)
+    );
+    assert!(
+        text(&small.stdout)
+            .lines()
+            .skip(1)
+            .all(|l| l.contains("cpu ("))
+    );
+    // N = 17 (a shard of it, to keep the test short) looks for one: lavapipe is passed over as a software
+    // adapter; a hardware GPU counts it.
+    let large = forkboard(&["queens", "17", "--shard", "1/64"], b"");
+    let (stdout, stderr) = (text(&large.stdout), text(&large.stderr));
+    assert!(large.status.success(), "{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("17 "))
+        .unwrap_or_default();
+    assert!(
+        (stderr.contains("is a software one") && row.contains("cpu ("))
+            || (row.contains("gpu ") && !stderr.contains("none was looked for")),
+        "{row}\n{stderr}"
+    );
+}
+
+#[test]
 fn queens_refuses_bad_sizes_clearly() {
     for (args, message) in [
         (vec!["queens", "0"], "N must be between 1 and 32, not 0"),

@@ -6,9 +6,9 @@ use std::ops::RangeInclusive;
 use indicatif::{ProgressBar, ProgressStyle};
 use web_time::Instant;
 
-use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
 use forkboard::gpu::queens_many::count_on_many;
+use forkboard::gpu::{GpuContext, describe_adapter};
 use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
@@ -16,14 +16,21 @@ use forkboard::shard::Shard;
 use crate::gpus::{describe_share, parse_gpus};
 use crate::{Engine, QueensArgs};
 
-/// Below this N the CPU answers before a GPU would have its buffers ready.
+/// Below this N the CPU answers before a GPU that is open already would have its buffers ready.
 const AUTO_GPU_MIN: u32 = 12;
+
+/// Under auto, the least N for which a GPU is looked for and opened: below it every core is through before the
+/// device is set up. On the H200 machine setting one up took some 0.25 s of the process, and 16 cores counted
+/// N=16 in 0.16 s and N=17 in 1.1 s (docs/benchmarks.md, "Auto's N-Queens GPU opened only where it pays").
+const AUTO_GPU_OPEN: u32 = 17;
 
 /// The engine of one run: the CPU, or a ready GPU kernel (and more GPUs to share the work with).
 struct QueensEngines {
     gpu: Option<(GpuContext, QueensKernel)>,
     more_gpus: Vec<(GpuContext, QueensKernel)>,
     choice: Engine,
+    /// Under auto: a GPU was looked for (once, for the first N of at least [`AUTO_GPU_OPEN`]).
+    looked_for_gpu: bool,
     note: Option<String>,
 }
 
@@ -45,6 +52,7 @@ impl QueensEngines {
             gpu: None,
             more_gpus: Vec::new(),
             choice,
+            looked_for_gpu: false,
             note: None,
         };
         if let (Some(list), false) = (&indices, matches!(choice, Engine::Cpu)) {
@@ -57,18 +65,50 @@ impl QueensEngines {
         match choice {
             Engine::Cpu => {}
             Engine::Gpu => engines.gpu = Some(open().map_err(|e| format!("--engine gpu: {e}"))?),
-            Engine::Auto => match open() {
-                Ok((ctx, _)) if ctx.info.device_type == wgpu::DeviceType::Cpu => {
-                    engines.note = Some(format!(
-                        "the only GPU adapter, {}, is a software one",
-                        ctx.describe()
-                    ));
+            // The GPUs asked for by number are opened at once, as under `--engine gpu`.
+            Engine::Auto if first.is_some() => {
+                engines.looked_for_gpu = true;
+                match open() {
+                    Ok(gpu) => engines.gpu = Some(gpu),
+                    Err(e) => engines.note = Some(format!("no GPU: {e}")),
                 }
-                Ok(gpu) => engines.gpu = Some(gpu),
-                Err(e) => engines.note = Some(format!("no GPU: {e}")),
-            },
+            }
+            // Otherwise a GPU is looked for when an N comes that it would count sooner ([`Self::count`]).
+            Engine::Auto => {}
         }
         Ok(engines)
+    }
+
+    /// Under auto, the first time an N of at least [`AUTO_GPU_OPEN`] comes: the preferred adapter, passed over
+    /// before any device is made if it is a software one, else opened with the kernel compiled.
+    fn look_for_gpu(&mut self) {
+        self.looked_for_gpu = true;
+        let adapter = match GpuContext::preferred_adapter_blocking() {
+            Ok(adapter) => adapter,
+            Err(e) => {
+                self.note = Some(format!("no GPU: {e}"));
+                return;
+            }
+        };
+        let info = adapter.get_info();
+        if info.device_type == wgpu::DeviceType::Cpu {
+            self.note = Some(format!(
+                "the only GPU adapter, {}, is a software one",
+                describe_adapter(&info)
+            ));
+            return;
+        }
+        let opened = GpuContext::on_blocking(adapter)
+            .map_err(|e| e.to_string())
+            .and_then(|ctx| {
+                let kernel =
+                    pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+                Ok((ctx, kernel))
+            });
+        match opened {
+            Ok(gpu) => self.gpu = Some(gpu),
+            Err(e) => self.note = Some(format!("no GPU: {e}")),
+        }
     }
 
     /// Counts one N; returns the classes and the engine that did it.
@@ -79,6 +119,9 @@ impl QueensEngines {
         config: QueensConfig,
         bar: &ProgressBar,
     ) -> Result<(Classes, String), String> {
+        if matches!(self.choice, Engine::Auto) && n >= AUTO_GPU_OPEN && !self.looked_for_gpu {
+            self.look_for_gpu();
+        }
         let on_gpu = match self.choice {
             Engine::Cpu => false,
             Engine::Gpu => true,
@@ -260,6 +303,12 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
             "{n:>2}  {:>20}  {:>19}  {seconds:>10.3}  {published:<9}  {engine}",
             tally.total, tally.unique
         );
+    }
+    if matches!(engines.choice, Engine::Auto) && !engines.looked_for_gpu {
+        engines.note = Some(format!(
+            "auto: boards under {AUTO_GPU_OPEN} are counted sooner on every core than a GPU is set up, so none \
+             was looked for"
+        ));
     }
     if let Some(note) = &engines.note {
         eprintln!("note: {note}");
