@@ -31,6 +31,8 @@ struct QueensEngines {
     choice: Engine,
     /// Under auto: a GPU was looked for (once, for the first N of at least [`AUTO_GPU_OPEN`]).
     looked_for_gpu: bool,
+    /// `--lose-gpu-after`, for a GPU auto opens later.
+    lose_after: Option<u64>,
     note: Option<String>,
 }
 
@@ -53,6 +55,7 @@ impl QueensEngines {
             more_gpus: Vec::new(),
             choice,
             looked_for_gpu: false,
+            lose_after: None,
             note: None,
         };
         if let (Some(list), false) = (&indices, matches!(choice, Engine::Cpu)) {
@@ -106,7 +109,12 @@ impl QueensEngines {
                 Ok((ctx, kernel))
             });
         match opened {
-            Ok(gpu) => self.gpu = Some(gpu),
+            Ok((ctx, kernel)) => {
+                if let Some(submissions) = self.lose_after {
+                    ctx.lose_device_after(submissions);
+                }
+                self.gpu = Some((ctx, kernel));
+            }
             Err(e) => self.note = Some(format!("no GPU: {e}")),
         }
     }
@@ -251,6 +259,7 @@ pub fn run(args: QueensArgs) -> Result<bool, String> {
     };
     crate::use_threads(args.threads)?;
     let mut engines = QueensEngines::new(args.engine, args.gpus.as_deref())?;
+    engines.lose_after = args.lose_gpu_after;
     if let (Some(k), Some((ctx, _))) = (args.lose_gpu_after, &engines.gpu) {
         ctx.lose_device_after(k);
     }
