@@ -1206,6 +1206,12 @@ fn puzzles_on_the_gpu(stats: &str) -> u64 {
         .unwrap_or_else(|| panic!("no GPU line: {stats}"))
 }
 
+/// `solve PATH ARGS` on the CPU, then under auto with lavapipe taken for a GPU: (cpu, auto).
+fn solved_on_cpu_and_auto(path: &str, args: &[&str]) -> (Output, Output) {
+    let run = |engine: &[&str]| forkboard(&[&["solve", path][..], engine, args].concat(), b"");
+    (run(&["--engine", "cpu"]), run(&["--auto-software-gpu"]))
+}
+
 #[test]
 fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     // `--auto-software-gpu` has auto take lavapipe for a GPU, as it takes a hardware one, and set it up on a
@@ -1265,15 +1271,7 @@ fn auto_answers_on_the_cpu_while_the_gpu_is_set_up() {
     let file = dir.join("hard.txt");
     std::fs::write(&file, &hard).unwrap();
     let path = file.to_str().unwrap();
-    let one_thread = ["--threads", "1", "--stats"];
-    let cpu = forkboard(
-        &[&["solve", path, "--engine", "cpu"][..], &one_thread].concat(),
-        b"",
-    );
-    let many = forkboard(
-        &[&["solve", path, "--auto-software-gpu"][..], &one_thread].concat(),
-        b"",
-    );
+    let (cpu, many) = solved_on_cpu_and_auto(path, &["--threads", "1", "--stats"]);
     let stats = text(&many.stderr);
     assert!(many.status.success(), "{stats}");
     assert_eq!(text(&many.stdout), text(&cpu.stdout));
@@ -1362,14 +1360,7 @@ fn auto_hands_the_gpu_pieces_read_ahead_when_it_becomes_ready_at_the_end_of_the_
         "300000",
         "--stats",
     ];
-    let cpu = forkboard(
-        &[&["solve", path, "--engine", "cpu"][..], &common].concat(),
-        b"",
-    );
-    let auto = forkboard(
-        &[&["solve", path, "--auto-software-gpu"][..], &common].concat(),
-        b"",
-    );
+    let (cpu, auto) = solved_on_cpu_and_auto(path, &common);
     let stats = text(&auto.stderr);
     assert_eq!(auto.status.code(), cpu.status.code(), "{stats}");
     let (got, want) = (text(&auto.stdout), text(&cpu.stdout));

@@ -377,7 +377,7 @@ impl Engines {
     pub fn gpu_ready_flag(&self) -> Option<Arc<AtomicBool>> {
         self.setting_up
             .as_ref()
-            .filter(|_| !self.wait_for_setup)
+            .filter(|_| self.is_racing())
             .map(Setup::ready_flag)
     }
 
@@ -471,43 +471,33 @@ impl Engines {
         // than list it with no puzzles.
         let stood_by =
             matches!(self.choice, Engine::Auto) && self.on_gpu == 0 && self.shares.is_empty();
-        match (stood_by, &self.gpu_name, &note) {
-            (true, Some(name), None) if self.ready_after_run => {
-                note = Some(format!(
+        if note.is_none() {
+            note = match (stood_by, &self.gpu_name, &self.setting_up) {
+                (true, Some(name), _) if self.ready_after_run => Some(format!(
                     "auto: the CPU was through with the input as the GPU, {name}, became ready"
-                ))
-            }
-            (true, Some(name), None) => {
-                note = Some(format!(
+                )),
+                (true, Some(name), _) => Some(format!(
                     "auto: chunks under {AUTO_GPU_MIN} puzzles are answered sooner on the CPU, so the GPU, \
                      {name}, was not used"
-                ))
-            }
-            (true, None, None) => match &self.setting_up {
-                Some(setup) if setup.began() => {
-                    note = Some(
-                        "auto: the CPU was through with the input before a GPU was set up".to_string(),
-                    )
+                )),
+                (true, None, Some(setup)) if setup.began() => Some(
+                    "auto: the CPU was through with the input before a GPU was set up".to_string(),
+                ),
+                (true, None, Some(_)) => Some(
+                    "auto: the CPU was through with the input sooner than a GPU could be set up, so none was"
+                        .to_string(),
+                ),
+                (false, Some(_), _) if !self.wait_for_setup => {
+                    self.setup_timeline.map(|(began, ended)| {
+                        format!(
+                            "auto: the CPU answered while the GPU was set up, from {} s into the run to {} s",
+                            seconds_text(began),
+                            seconds_text(ended)
+                        )
+                    })
                 }
-                Some(_) => {
-                    note = Some(
-                        "auto: the CPU was through with the input sooner than a GPU could be set up, so \
-                         none was"
-                            .to_string(),
-                    )
-                }
-                None => {}
-            },
-            (false, Some(_), None) if !self.wait_for_setup => {
-                if let Some((began, ended)) = self.setup_timeline {
-                    note = Some(format!(
-                        "auto: the CPU answered while the GPU was set up, from {} s into the run to {} s",
-                        seconds_text(began),
-                        seconds_text(ended)
-                    ))
-                }
-            }
-            _ => {}
+                _ => None,
+            };
         }
         if let Some(name) = self.gpu_name.as_ref().filter(|_| !stood_by) {
             let k = &self.gpu_report.kernel;

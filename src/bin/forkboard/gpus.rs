@@ -1,6 +1,6 @@
 //! `--gpus`: which of the host's GPU adapters a command shares its work among.
 
-use forkboard::gpu::GpuContext;
+use forkboard::gpu::{GpuContext, describe_adapter};
 
 /// Reads `--gpus`: `all` (every adapter [`GpuContext::adapters`] lists) or adapter numbers such as `0,1`. A
 /// number may repeat: each occurrence opens a device of its own (two devices on one software adapter is how
@@ -20,6 +20,21 @@ pub fn parse_gpus(text: &str) -> Result<Vec<usize>, String> {
             })
         })
         .collect()
+}
+
+/// The preferred adapter, not opened yet, where auto may use it: a hardware one, or any with `software_too`
+/// (tests). Otherwise why there is none to use, as a note says it. Telling what an adapter is costs a few
+/// milliseconds; opening it and compiling kernels on it a few hundred, which a software one is not worth.
+pub fn preferred_adapter_for_auto(software_too: bool) -> Result<wgpu::Adapter, String> {
+    let adapter = GpuContext::preferred_adapter_blocking().map_err(|e| format!("no GPU: {e}"))?;
+    let info = adapter.get_info();
+    if info.device_type == wgpu::DeviceType::Cpu && !software_too {
+        return Err(format!(
+            "the only GPU adapter, {}, is a software one: the CPU engine is faster",
+            describe_adapter(&info)
+        ));
+    }
+    Ok(adapter)
 }
 
 /// One GPU's share of a shared run, for people: `NAME 52% (DETAIL)`, and why it failed if it did. `part` of

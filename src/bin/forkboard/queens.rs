@@ -6,14 +6,14 @@ use std::ops::RangeInclusive;
 use indicatif::{ProgressBar, ProgressStyle};
 use web_time::Instant;
 
+use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
 use forkboard::gpu::queens_many::count_on_many;
-use forkboard::gpu::{GpuContext, describe_adapter};
 use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
 
-use crate::gpus::{describe_share, parse_gpus};
+use crate::gpus::{describe_share, parse_gpus, preferred_adapter_for_auto};
 use crate::{Engine, QueensArgs};
 
 /// Below this N the CPU answers before a GPU that is open already would have its buffers ready.
@@ -86,21 +86,13 @@ impl QueensEngines {
     /// before any device is made if it is a software one, else opened with the kernel compiled.
     fn look_for_gpu(&mut self) {
         self.looked_for_gpu = true;
-        let adapter = match GpuContext::preferred_adapter_blocking() {
+        let adapter = match preferred_adapter_for_auto(false) {
             Ok(adapter) => adapter,
-            Err(e) => {
-                self.note = Some(format!("no GPU: {e}"));
+            Err(why) => {
+                self.note = Some(why);
                 return;
             }
         };
-        let info = adapter.get_info();
-        if info.device_type == wgpu::DeviceType::Cpu {
-            self.note = Some(format!(
-                "the only GPU adapter, {}, is a software one",
-                describe_adapter(&info)
-            ));
-            return;
-        }
         let opened = GpuContext::on_blocking(adapter)
             .map_err(|e| e.to_string())
             .and_then(|ctx| {

@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use forkboard::gpu::{GpuContext, describe_adapter};
+use forkboard::gpu::describe_adapter;
 
 use super::{Gpu, open_on};
+use crate::gpus::preferred_adapter_for_auto;
 
 /// What `solve --engine auto` changes for tests (hidden options).
 #[derive(Clone, Copy, Debug, Default)]
@@ -210,14 +211,8 @@ impl Setup {
 
 /// The preferred GPU with the kernels compiled, or why auto uses none, as `--stats` says it.
 fn look_for_gpu(software_gpu: bool) -> Result<Gpu, String> {
-    let adapter = GpuContext::preferred_adapter_blocking().map_err(|e| format!("no GPU: {e}"))?;
-    let info = adapter.get_info();
-    let name = describe_adapter(&info);
-    if info.device_type == wgpu::DeviceType::Cpu && !software_gpu {
-        return Err(format!(
-            "the only GPU adapter, {name}, is a software one: the CPU engine is faster"
-        ));
-    }
+    let adapter = preferred_adapter_for_auto(software_gpu)?;
+    let name = describe_adapter(&adapter.get_info());
     open_on(adapter).map_err(|e| format!("no GPU: {name} could not be set up ({e})"))
 }
 
