@@ -552,6 +552,38 @@ fn batches_packed_on_one_thread_or_every_core_arrive_whole() {
 }
 
 #[test]
+fn the_kernel_for_other_shapes_is_compiled_by_their_first_batch_alone() {
+    // Kernels of their own, so that no other test has compiled the second one already.
+    let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+    let kernel = SudokuKernels::new_blocking(&ctx).expect("the kernels compile");
+    let run = |records: &[Record]| {
+        answer_chunk_blocking(
+            &ctx,
+            &kernel,
+            records,
+            Mode::First,
+            ForkConfig::default(),
+            &mut |_, _| true,
+        )
+        .expect("the GPU runs")
+        .0
+    };
+    let nine = records_of("top95.txt", 5);
+    let answers = run(&nine);
+    let solved = |a: &Answer| matches!(a, Answer::Solved { .. });
+    assert!(answers.iter().all(solved), "{answers:?}");
+    assert!(
+        !kernel.cells_compiled(),
+        "9×9 puzzles alone need only their own kernel"
+    );
+    let shape: BoxShape = "2x3".parse().unwrap();
+    let six = records_from(&[generate::puzzle(shape, 5, 0.5).0]);
+    let answers = run(&six);
+    assert!(answers.iter().all(solved), "{answers:?}");
+    assert!(kernel.cells_compiled());
+}
+
+#[test]
 fn a_device_lost_mid_batch_is_an_error_not_a_hang_or_a_panic() {
     // A context of its own: this test destroys its device.
     let ctx = GpuContext::new_blocking().expect("a GPU adapter");

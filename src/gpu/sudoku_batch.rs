@@ -7,6 +7,7 @@
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use web_time::Instant;
@@ -25,20 +26,39 @@ use crate::sudoku::{BoxShape, Grid, Solver, with_thread_solver};
 pub struct SudokuKernels {
     /// 9×9 with 3×3 boxes: one board per lane.
     pub lane9: Lane9Kernel,
-    /// Every other shape: one board per lane, a value per cell.
-    pub cells: LaneCellsKernel,
+    /// Every other shape: one board per lane, a value per cell; compiled on first use ([`SudokuKernels::cells`]).
+    cells: OnceLock<LaneCellsKernel>,
 }
 
 impl SudokuKernels {
-    /// Compiles both kernels.
+    /// Compiles the 9×9 kernel; the one for every other shape waits for its first puzzle.
+    ///
+    /// Most inputs are 9×9 alone, and the other kernel (its lanes and its teams, each warmed up) was a sixth of
+    /// a GPU's setup on an H200 with the driver's shader cache warm, and about 0.65 s with it cold
+    /// (docs/benchmarks.md, "Kernels compiled at once, and the kernel for other shapes only when needed"). Its
+    /// warm-up would also park the run of resident squads that the 9×9 kernel's leaves waiting for the first
+    /// puzzle.
     pub async fn new(ctx: &GpuContext) -> Result<Self, GpuError> {
-        let cells = LaneCellsKernel::new(ctx).await?;
-        // The 9×9 kernel last: its warm-up leaves a run of the resident squads waiting on the GPU for the first
-        // puzzle, where the cells kernel's warm-up, submitted after it, would park that run and make a lone
-        // puzzle put a new one on the queue (in a fresh process, 250–400 µs against the search's 50,
-        // docs/benchmarks.md).
         let lane9 = Lane9Kernel::new(ctx).await?;
-        Ok(Self { lane9, cells })
+        Ok(Self {
+            lane9,
+            cells: OnceLock::new(),
+        })
+    }
+
+    /// The kernel for every shape but 9×9, compiled on `ctx` (the context these kernels were made on) the first
+    /// time it is asked for. Two callers asking at once may both compile it; one copy is kept.
+    pub async fn cells(&self, ctx: &GpuContext) -> Result<&LaneCellsKernel, GpuError> {
+        if let Some(kernel) = self.cells.get() {
+            return Ok(kernel);
+        }
+        let kernel = LaneCellsKernel::new(ctx).await?;
+        Ok(self.cells.get_or_init(|| kernel))
+    }
+
+    /// Whether the kernel for other shapes has been compiled yet.
+    pub fn cells_compiled(&self) -> bool {
+        self.cells.get().is_some()
     }
 
     /// [`SudokuKernels::new`], blocking (native only).
@@ -63,7 +83,8 @@ impl SudokuKernels {
                     .await
             }
             _ => {
-                self.cells
+                self.cells(ctx)
+                    .await?
                     .solve(ctx, puzzles, limit, config, progress)
                     .await
             }
@@ -136,7 +157,8 @@ pub async fn answer_chunk<R: Borrow<Record> + Sync>(
                 .await?
         } else {
             kernel
-                .cells
+                .cells(ctx)
+                .await?
                 .solve_each(ctx, &puzzles, limit, config, progress, |i, r| {
                     answer_each(i, r.count(), r.overflowed(), r.solution())
                 })
