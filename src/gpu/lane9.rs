@@ -11,6 +11,8 @@ use std::borrow::Borrow;
 use bytemuck::{Pod, Zeroable};
 
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
+#[cfg(not(target_arch = "wasm32"))]
+use super::pipeline::both;
 use super::pipeline::trusted_module;
 use super::squad9::Squad9Kernel;
 #[cfg(not(target_arch = "wasm32"))]
@@ -107,22 +109,37 @@ impl Lane9Kernel {
         // stack slots, at indexes below the idle lanes it counted (at most 256). Every loop ends: a lane loops
         // at most `budget` times, its inner loops run a fixed count. Natively the checks wgpu would inject
         // around each access cost time on every pass.
-        let lanes = LaneKernel::compile(
-            ctx,
-            "sudoku_lane9",
-            "the 9×9 Sudoku kernel",
-            true,
-            || unsafe { trusted_module(ctx, source) },
-        )
-        .await?;
+        let lanes = || {
+            LaneKernel::compile(
+                ctx,
+                "sudoku_lane9",
+                "the 9×9 Sudoku kernel",
+                true,
+                || unsafe { trusted_module(ctx, source) },
+            )
+        };
         let exchange = super::squad9::Exchange::best(ctx);
-        let squads = Squad9Kernel::new(ctx, exchange, 0).await?;
-        // Where the device cannot have it (not Vulkan, no memory to map), the one-shot squads answer alone.
+        // Natively the three kernels are made at once (`super::pipeline::made_at_once` says why).
         #[cfg(not(target_arch = "wasm32"))]
-        let resident = ResidentSquads::new(ctx, exchange, 0)
-            .await
-            .ok()
-            .map(std::sync::Mutex::new);
+        let (lanes, (squads, resident)) = both(
+            || pollster::block_on(lanes()),
+            || {
+                both(
+                    || pollster::block_on(Squad9Kernel::new(ctx, exchange, 0)),
+                    // Where the device cannot have it (not Vulkan, no memory to map), the one-shot squads
+                    // answer alone.
+                    || {
+                        pollster::block_on(ResidentSquads::new(ctx, exchange, 0))
+                            .ok()
+                            .map(std::sync::Mutex::new)
+                    },
+                )
+            },
+        );
+        #[cfg(not(target_arch = "wasm32"))]
+        let (lanes, squads) = (lanes?, squads?);
+        #[cfg(target_arch = "wasm32")]
+        let (lanes, squads) = (lanes().await?, Squad9Kernel::new(ctx, exchange, 0).await?);
         let kernel = Self {
             lanes,
             squads,

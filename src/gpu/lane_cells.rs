@@ -10,6 +10,8 @@
 use std::borrow::Borrow;
 
 use super::lanes::{FLAG_OVERFLOW, LaneKernel, LaneLayout, driver_shader};
+#[cfg(not(target_arch = "wasm32"))]
+use super::pipeline::both;
 use super::pipeline::trusted_module;
 use super::sudoku_fork::{CellsKernel, ForkConfig, ForkStats, GpuOutcome};
 use super::team_cells;
@@ -114,15 +116,25 @@ impl LaneCellsKernel {
         // words below ⌈N²/4⌉ ≤ 157, open-cell words below ⌈N²/32⌉ ≤ 20 (cell indexes come from their bits or
         // from rows and columns below N), unit indexes below 3N ≤ 75, tally indexes below 2N ≤ 50. Every loop
         // ends: a lane loops at most `budget` times, the inner loops over cells, units or a mask's bits.
-        let lanes = LaneKernel::compile(
-            ctx,
-            "sudoku_lanes",
-            "the Sudoku kernel for large and odd shapes",
-            false,
-            || unsafe { trusted_module(ctx, source) },
-        )
-        .await?;
-        let teams = team_cells::compile(ctx).await?;
+        let lanes = || {
+            LaneKernel::compile(
+                ctx,
+                "sudoku_lanes",
+                "the Sudoku kernel for large and odd shapes",
+                false,
+                || unsafe { trusted_module(ctx, source) },
+            )
+        };
+        // Natively the two kernels are made at once (`super::pipeline::made_at_once` says why).
+        #[cfg(not(target_arch = "wasm32"))]
+        let (lanes, teams) = both(
+            || pollster::block_on(lanes()),
+            || pollster::block_on(team_cells::compile(ctx)),
+        );
+        #[cfg(not(target_arch = "wasm32"))]
+        let (lanes, teams) = (lanes?, teams?);
+        #[cfg(target_arch = "wasm32")]
+        let (lanes, teams) = (lanes().await?, team_cells::compile(ctx).await?);
         let kernel = Self { lanes, teams };
         // Drivers may finish compiling on the first dispatch: one puzzle on each now keeps that out of the
         // first batch.

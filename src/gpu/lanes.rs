@@ -24,7 +24,9 @@ use web_time::{Duration, Instant};
 mod buffers;
 mod plan;
 
-use super::pipeline::{Binding, PipelineMaker, bind_resources, buffer_layout};
+use super::pipeline::{
+    Binding, PipelineJob, PipelineMaker, bind_resources, buffer_layout, made_at_once,
+};
 use super::sudoku_fork::{ForkConfig, ForkStats, NineKernel};
 use super::{GpuContext, GpuError, map_index, readback};
 use crate::sudoku::Grid;
@@ -214,18 +216,35 @@ impl LaneKernel {
             &[Uniform, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
         );
         let pipelines = PipelineMaker::new(ctx, label, &layout);
-        let kernel = Self {
+        let entries: &[&str] = if with_lone {
+            &["run", "publish", "lone"]
+        } else {
+            &["run", "publish"]
+        };
+        let jobs = entries
+            .iter()
+            .map(|&entry| -> PipelineJob<wgpu::ComputePipeline> {
+                let (pipelines, module) = (&pipelines, &module);
+                Box::new(move || pipelines.pipeline(module, entry))
+            })
+            .collect();
+        let made = made_at_once(ctx, jobs);
+        let error = scope.pop().await.map(|e| e.to_string());
+        let mut made = match (made, error) {
+            (Ok(made), None) => made.into_iter(),
+            (Err(error), _) | (_, Some(error)) => {
+                return Err(GpuError::Api(format!("{what} did not compile: {error}")));
+            }
+        };
+        let mut next = || made.next().expect("a pipeline for each entry point");
+        Ok(Self {
             label,
-            run: pipelines.pipeline(&module, "run"),
-            publish: pipelines.pipeline(&module, "publish"),
-            lone: with_lone.then(|| pipelines.pipeline(&module, "lone")),
+            run: next(),
+            publish: next(),
+            lone: with_lone.then(next),
             layout,
             cache: Mutex::new(None),
-        };
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!("{what} did not compile: {error}")));
-        }
-        Ok(kernel)
+        })
     }
 
     /// Solves a batch of one shape, counting up to `limit` solutions each: `pack(puzzle, words)` fills a

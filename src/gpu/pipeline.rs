@@ -83,6 +83,73 @@ impl<'a> PipelineMaker<'a> {
     }
 }
 
+/// A job that makes a pipeline, for [`made_at_once`]: sent to a thread of its own natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type PipelineJob<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
+/// A job that makes a pipeline, for [`made_at_once`] (on the web wgpu's handles stay on their thread).
+#[cfg(target_arch = "wasm32")]
+pub(crate) type PipelineJob<'a, T> = Box<dyn FnOnce() -> T + 'a>;
+
+/// Runs every job of `jobs` and returns what each made, in order.
+///
+/// Natively each runs on a thread of its own, at the same time. A driver compiles a pipeline on the thread
+/// that asks for it, and the large kernels take hundreds of milliseconds each with its shader cache cold (a
+/// first run, a new build): the 9×9 kernel's five pipelines took 1.1–1.2 s one after another on an H200,
+/// and made together they take about as long as the largest (docs/benchmarks.md, "Kernels compiled at once,
+/// and the kernel for other shapes only when needed"). Error scopes are per thread in wgpu, so each job runs
+/// in one of its own, and the first validation error comes back as its text. On the web the jobs run in
+/// turn, and their errors go to the caller's scope.
+pub(crate) fn made_at_once<'a, T: wgpu::WasmNotSend + 'a>(
+    ctx: &GpuContext,
+    jobs: Vec<PipelineJob<'a, T>>,
+) -> Result<Vec<T>, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::thread::scope(|threads| {
+            let running: Vec<_> = jobs
+                .into_iter()
+                .map(|job| {
+                    threads.spawn(move || {
+                        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                        let made = job();
+                        match pollster::block_on(scope.pop()) {
+                            Some(error) => Err(error.to_string()),
+                            None => Ok(made),
+                        }
+                    })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|thread| {
+                    thread
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        })
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = ctx;
+        Ok(jobs.into_iter().map(|job| job()).collect())
+    }
+}
+
+/// Runs `a` and `b` at the same time, `b` on a thread of its own: two kernels made at once (why:
+/// [`made_at_once`]). Native only; on the web kernels are made in turn.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn both<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
+    std::thread::scope(|threads| {
+        let b = threads.spawn(b);
+        let a = a();
+        let b = b
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (a, b)
+    })
+}
+
 /// A bind group of whole buffers for a layout made by [`buffer_layout`]: binding `i` is `buffers[i]`.
 pub(crate) fn bind_buffers(
     ctx: &GpuContext,

@@ -14,7 +14,9 @@ use std::borrow::Cow;
 use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
-use super::pipeline::{Binding, PipelineMaker, buffer_layout, trusted_module};
+use super::pipeline::{
+    Binding, PipelineJob, PipelineMaker, buffer_layout, made_at_once, trusted_module,
+};
 use super::queens_stream::Making;
 use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES};
 pub use super::queens_work::{QueensNode, QueensWork};
@@ -216,20 +218,36 @@ impl QueensKernel {
                 Uniform, Read, ReadWrite, ReadWrite, ReadWrite, Read, ReadWrite,
             ],
         );
-        let pipelines = PipelineMaker::new(ctx, "queens", &layout);
-        let pipeline = |depth, masks| pipelines.pipeline(&module(depth, masks), "count");
-        let split = pipelines.pipeline(&module(SHALLOW, Masks::None), "split");
-        let pipelines = [Masks::None, Masks::Table, Masks::Computed]
-            .map(|masks| [pipeline(SHALLOW, masks), pipeline(DEEP, masks)]);
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Api(format!(
-                "the N-Queens kernel did not compile: {error}"
-            )));
-        }
+        let maker = PipelineMaker::new(ctx, "queens", &layout);
+        // The six counting kernels (two depths, three kinds of row mask) and the split, made at once.
+        let variants = [Masks::None, Masks::Table, Masks::Computed]
+            .into_iter()
+            .flat_map(|masks| [(SHALLOW, masks, "count"), (DEEP, masks, "count")])
+            .chain([(SHALLOW, Masks::None, "split")]);
+        let jobs = variants
+            .map(
+                |(depth, masks, entry)| -> PipelineJob<wgpu::ComputePipeline> {
+                    let (maker, module) = (&maker, &module);
+                    Box::new(move || maker.pipeline(&module(depth, masks), entry))
+                },
+            )
+            .collect();
+        let made = made_at_once(ctx, jobs);
+        let error = scope.pop().await.map(|e| e.to_string());
+        let mut made = match (made, error) {
+            (Ok(made), None) => made.into_iter(),
+            (Err(error), _) | (_, Some(error)) => {
+                return Err(GpuError::Api(format!(
+                    "the N-Queens kernel did not compile: {error}"
+                )));
+            }
+        };
+        let mut next = || made.next().expect("a pipeline for each variant");
+        let pipelines = [(); 3].map(|_| [next(), next()]);
         let kernel = Self {
             layout,
             pipelines,
-            split,
+            split: next(),
         };
         // Drivers may finish compiling on the first dispatch: a small board now keeps that out of the first count.
         kernel
