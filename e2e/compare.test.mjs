@@ -45,6 +45,9 @@ for (const project of PROJECTS) {
         assert.ok(early.run, "Run waits while the GPU is looked for");
       }
       await enginesSettled(page);
+      // The footer names the adapter by what the browser tells of it (wgpu's name for it is empty).
+      const footer = await page.getByTestId("engine-status").textContent();
+      if (project.webgpu) assert.match(footer, /^GPU: .*swiftshader.* \(WebGPU\)$/i);
       const line = await page.getByTestId("compare-engines").textContent();
       if (project.webgpu) assert.match(line, /both engines run/);
       else assert.match(line, /No WebGPU here: only the CPU is measured/);

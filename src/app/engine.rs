@@ -26,6 +26,8 @@ use crate::sudoku::solver::DEFAULT_MAX_GUESSES;
 struct Gpu {
     ctx: GpuContext,
     kernel: SudokuKernels,
+    /// What the page calls the adapter ([`adapter_label`]).
+    label: String,
 }
 
 thread_local! {
@@ -125,12 +127,13 @@ pub fn detect() {
             {
                 ctx.lose_device_after(k);
             }
-            Ok::<_, crate::gpu::GpuError>(Gpu { ctx, kernel })
+            let label = adapter_label(&ctx.info).await;
+            Ok::<_, crate::gpu::GpuError>(Gpu { ctx, kernel, label })
         }
         .await;
         let status = match outcome {
             Ok(gpu) => {
-                let name = adapter_label(&gpu.ctx.info);
+                let name = gpu.label.clone();
                 GPU.with(|g| *g.borrow_mut() = Some(Rc::new(gpu)));
                 EngineStatus::Gpu(name)
             }
@@ -167,13 +170,55 @@ pub fn gpu_ready() -> bool {
     GPU.with(|g| g.borrow().is_some())
 }
 
-/// A readable adapter name: browsers often hide the name, so fall back to the description or the vendor.
-fn adapter_label(info: &wgpu::AdapterInfo) -> String {
-    [&info.name, &info.driver_info, &info.driver]
+/// A readable adapter name. wgpu names a browser's adapter by its description, which browsers leave empty
+/// unless asked otherwise; their vendor and architecture (`GPUAdapterInfo`: "nvidia hopper", "google
+/// swiftshader") are read then from an adapter of the same request.
+async fn adapter_label(info: &wgpu::AdapterInfo) -> String {
+    let named = [&info.name, &info.driver_info, &info.driver]
         .into_iter()
         .find(|s| !s.is_empty())
-        .cloned()
-        .unwrap_or_else(|| "WebGPU adapter".to_string())
+        .cloned();
+    match named {
+        Some(name) => name,
+        None => browser_adapter_words()
+            .await
+            .unwrap_or_else(|| "WebGPU adapter".to_string()),
+    }
+}
+
+/// The vendor and architecture of the adapter `navigator.gpu.requestAdapter` gives for the request
+/// `GpuContext::new` makes (high performance), or `None` where the browser tells neither. Read through
+/// `Reflect`, as web-sys keeps its WebGPU types behind an unstable flag.
+async fn browser_adapter_words() -> Option<String> {
+    use js_sys::{Function, Object, Promise, Reflect};
+    use wasm_bindgen::{JsCast, JsValue};
+    let navigator = web_sys::window()?.navigator();
+    let gpu = Reflect::get(&navigator, &"gpu".into()).ok()?;
+    let request: Function = Reflect::get(&gpu, &"requestAdapter".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let options = Object::new();
+    Reflect::set(
+        &options,
+        &"powerPreference".into(),
+        &"high-performance".into(),
+    )
+    .ok()?;
+    let promise: Promise = request.call1(&gpu, &options).ok()?.dyn_into().ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let info = Reflect::get(&adapter, &"info".into()).ok()?;
+    let word = |name: &str| {
+        Reflect::get(&info, &JsValue::from_str(name))
+            .ok()?
+            .as_string()
+            .filter(|s| !s.is_empty())
+    };
+    let words: Vec<String> = ["vendor", "architecture"]
+        .into_iter()
+        .filter_map(word)
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// The answers for some records, and a sentence on the engine that produced them.
@@ -216,7 +261,7 @@ pub async fn solve(records: &[Record], mode: Mode, preference: Preference) -> Op
         .await;
         match run {
             Ok((mut answers, _)) => {
-                let mut engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
+                let mut engine = format!("GPU ({})", gpu.label);
                 // What the page gave up on (handed back by the kernel, then too big for the page's small
                 // budget) goes to the workers with the full one.
                 let hard: Vec<usize> = (0..answers.len())
@@ -362,7 +407,7 @@ pub async fn search_nines(
         .await;
         match run {
             Ok((results, _)) => {
-                let engine = format!("GPU ({})", adapter_label(&gpu.ctx.info));
+                let engine = format!("GPU ({})", gpu.label);
                 return Some(SearchedNines::Found(results, engine));
             }
             Err(crate::gpu::GpuError::Cancelled) => return None,
@@ -544,14 +589,14 @@ pub async fn count_queens(
             Ok(classes) => {
                 return QueensRun {
                     classes: Some(classes),
-                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
+                    engine: format!("GPU ({})", gpu.label),
                     on_gpu: true,
                 };
             }
             Err(crate::gpu::GpuError::Cancelled) => {
                 return QueensRun {
                     classes: None,
-                    engine: format!("GPU ({})", adapter_label(&gpu.ctx.info)),
+                    engine: format!("GPU ({})", gpu.label),
                     on_gpu: true,
                 };
             }
