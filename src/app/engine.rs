@@ -171,8 +171,8 @@ pub fn gpu_ready() -> bool {
 }
 
 /// A readable adapter name. wgpu names a browser's adapter by its description, which browsers leave empty
-/// unless asked otherwise; their vendor and architecture (`GPUAdapterInfo`: "nvidia hopper", "google
-/// swiftshader") are read then from an adapter of the same request.
+/// unless asked otherwise; their vendor and architecture (`GPUAdapterInfo`; "google swiftshader" for
+/// Chromium's software adapter) are read then from an adapter of the same request.
 async fn adapter_label(info: &wgpu::AdapterInfo) -> String {
     let named = [&info.name, &info.driver_info, &info.driver]
         .into_iter()
