@@ -25,7 +25,7 @@ mod buffers;
 mod plan;
 
 use super::pipeline::{
-    Binding, PipelineJob, PipelineMaker, bind_resources, buffer_layout, made_at_once,
+    Binding, PipelineJob, PipelineMaker, bind_resources, buffer_layout, made_and_checked,
 };
 use super::sudoku_fork::{ForkConfig, ForkStats, NineKernel};
 use super::{GpuContext, GpuError, map_index, readback};
@@ -228,14 +228,7 @@ impl LaneKernel {
                 Box::new(move || pipelines.pipeline(module, entry))
             })
             .collect();
-        let made = made_at_once(ctx, jobs);
-        let error = scope.pop().await.map(|e| e.to_string());
-        let mut made = match (made, error) {
-            (Ok(made), None) => made.into_iter(),
-            (Err(error), _) | (_, Some(error)) => {
-                return Err(GpuError::Api(format!("{what} did not compile: {error}")));
-            }
-        };
+        let mut made = made_and_checked(ctx, scope, what, jobs).await?;
         let mut next = || made.next().expect("a pipeline for each entry point");
         Ok(Self {
             label,

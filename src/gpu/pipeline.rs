@@ -1,7 +1,7 @@
 //! What every kernel sets up the same way: a bind group layout of buffers, compute pipelines over it, and bind
 //! groups of whole buffers. Each kernel's own file keeps only what is its own (bindings, entry points, sizes).
 
-use super::GpuContext;
+use super::{GpuContext, GpuError};
 
 /// How a kernel binds one buffer.
 #[derive(Clone, Copy, Debug)]
@@ -99,7 +99,7 @@ pub(crate) type PipelineJob<'a, T> = Box<dyn FnOnce() -> T + 'a>;
 /// and the kernel for other shapes only when needed"). Error scopes are per thread in wgpu, so each job runs
 /// in one of its own, and the first validation error comes back as its text. On the web the jobs run in
 /// turn, and their errors go to the caller's scope.
-pub(crate) fn made_at_once<'a, T: wgpu::WasmNotSend + 'a>(
+fn made_at_once<'a, T: wgpu::WasmNotSend + 'a>(
     ctx: &GpuContext,
     jobs: Vec<PipelineJob<'a, T>>,
 ) -> Result<Vec<T>, String> {
@@ -133,6 +133,25 @@ pub(crate) fn made_at_once<'a, T: wgpu::WasmNotSend + 'a>(
     {
         let _ = ctx;
         Ok(jobs.into_iter().map(|job| job()).collect())
+    }
+}
+
+/// [`made_at_once`], then the caller's error scope (`scope`, around the module and the layout) closed: what the
+/// jobs made, in order, or the first validation error of any, as [`GpuError::Api`] saying that `what` did not
+/// compile.
+pub(crate) async fn made_and_checked<'a, T: wgpu::WasmNotSend + 'a>(
+    ctx: &GpuContext,
+    scope: wgpu::ErrorScopeGuard,
+    what: &str,
+    jobs: Vec<PipelineJob<'a, T>>,
+) -> Result<std::vec::IntoIter<T>, GpuError> {
+    let made = made_at_once(ctx, jobs);
+    let error = scope.pop().await.map(|e| e.to_string());
+    match (made, error) {
+        (Ok(made), None) => Ok(made.into_iter()),
+        (Err(error), _) | (_, Some(error)) => {
+            Err(GpuError::Api(format!("{what} did not compile: {error}")))
+        }
     }
 }
 

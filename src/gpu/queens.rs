@@ -15,7 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use web_time::{Duration, Instant};
 
 use super::pipeline::{
-    Binding, PipelineJob, PipelineMaker, buffer_layout, made_at_once, trusted_module,
+    Binding, PipelineJob, PipelineMaker, buffer_layout, made_and_checked, trusted_module,
 };
 use super::queens_stream::Making;
 use super::queens_work::{DEEP, SHALLOW, SHALLOW_FRAMES};
@@ -232,16 +232,7 @@ impl QueensKernel {
                 },
             )
             .collect();
-        let made = made_at_once(ctx, jobs);
-        let error = scope.pop().await.map(|e| e.to_string());
-        let mut made = match (made, error) {
-            (Ok(made), None) => made.into_iter(),
-            (Err(error), _) | (_, Some(error)) => {
-                return Err(GpuError::Api(format!(
-                    "the N-Queens kernel did not compile: {error}"
-                )));
-            }
-        };
+        let mut made = made_and_checked(ctx, scope, "the N-Queens kernel", jobs).await?;
         let mut next = || made.next().expect("a pipeline for each variant");
         let pipelines = [(); 3].map(|_| [next(), next()]);
         let kernel = Self {
