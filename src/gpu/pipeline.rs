@@ -225,3 +225,59 @@ pub(crate) unsafe fn trusted_module(
     #[cfg(target_arch = "wasm32")]
     ctx.device.create_shader_module(source)
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    /// Two entry points of one small module, over one read-write buffer.
+    fn module(ctx: &GpuContext) -> wgpu::ShaderModule {
+        ctx.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("made at once"),
+                source: wgpu::ShaderSource::Wgsl(
+                    "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+                     @compute @workgroup_size(1) fn one() { out[0] = 1u; }
+                     @compute @workgroup_size(1) fn two() { out[0] = 2u; }"
+                        .into(),
+                ),
+            })
+    }
+
+    /// Makes the pipelines of `entries` at once, as the kernels do.
+    fn made(ctx: &GpuContext, entries: &[&'static str]) -> Result<Vec<String>, GpuError> {
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = module(ctx);
+        let layout = buffer_layout(ctx, "made at once", &[Binding::ReadWrite]);
+        let maker = PipelineMaker::new(ctx, "made at once", &layout);
+        let jobs = entries
+            .iter()
+            .map(|&entry| -> PipelineJob<(String, wgpu::ComputePipeline)> {
+                let (maker, module) = (&maker, &module);
+                Box::new(move || (entry.to_string(), maker.pipeline(module, entry)))
+            })
+            .collect();
+        let made = pollster::block_on(made_and_checked(ctx, scope, "the test kernel", jobs))?;
+        Ok(made.map(|(entry, _)| entry).collect())
+    }
+
+    #[test]
+    fn pipelines_made_at_once_come_back_in_order() {
+        let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+        let entries = ["two", "one", "two", "one"];
+        assert_eq!(made(&ctx, &entries).expect("they compile"), entries);
+    }
+
+    #[test]
+    fn an_entry_point_that_does_not_compile_is_an_error_naming_the_kernel() {
+        let ctx = GpuContext::new_blocking().expect("a GPU adapter");
+        // The error arises on a thread of its own, whose error scope must catch it (wgpu's are per thread).
+        let error = made(&ctx, &["one", "three"]).expect_err("there is no `three`");
+        assert!(
+            matches!(&error, GpuError::Api(text) if text.starts_with("the test kernel did not compile")),
+            "{error}"
+        );
+        // Nothing leaked past the scopes to the device's own error sink.
+        ctx.check().expect("no error outside the scopes");
+    }
+}
