@@ -56,6 +56,14 @@ impl SudokuKernels {
         Ok(self.cells.get_or_init(|| kernel))
     }
 
+    /// Compiles the kernel for `shape` if it is not compiled yet: a batch's kernel seconds then hold no compile.
+    pub async fn prepare(&self, ctx: &GpuContext, shape: BoxShape) -> Result<(), GpuError> {
+        if shape != bands::nine() {
+            self.cells(ctx).await?;
+        }
+        Ok(())
+    }
+
     /// Whether the kernel for other shapes has been compiled yet.
     pub fn cells_compiled(&self) -> bool {
         self.cells.get().is_some()
@@ -131,6 +139,7 @@ pub async fn answer_chunk<R: Borrow<Record> + Sync>(
     // The usual batch, puzzles of one shape as far as the eye can see, is read once on its way to the GPU and
     // once on its way back (at millions of puzzles a second, each pass over it shows).
     if let Some(puzzles) = one_shape(records) {
+        kernel.prepare(ctx, puzzles[0].shape()).await?;
         let fallbacks = AtomicU64::new(0);
         let started = Instant::now();
         let answer_each = |i: usize, count: u32, overflowed: bool, solution: Option<Grid>| {
@@ -331,6 +340,9 @@ async fn solve_group(
     report: &mut BatchReport,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Vec<GpuOutcome>, GpuError> {
+    if let Some(first) = puzzles.first() {
+        kernel.prepare(ctx, first.shape()).await?;
+    }
     let started = Instant::now();
     let (outcomes, stats) = kernel
         .solve(ctx, puzzles, mode.limit(), config, progress)
