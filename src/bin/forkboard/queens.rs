@@ -6,9 +6,9 @@ use std::ops::RangeInclusive;
 use indicatif::{ProgressBar, ProgressStyle};
 use web_time::Instant;
 
-use forkboard::gpu::GpuContext;
 use forkboard::gpu::queens::{QueensConfig, QueensKernel};
 use forkboard::gpu::queens_many::count_on_many;
+use forkboard::gpu::{GpuContext, GpuError};
 use forkboard::queens::constellation;
 use forkboard::queens::{Classes, Tally, known, parse_n, prefix};
 use forkboard::shard::Shard;
@@ -39,14 +39,11 @@ struct QueensEngines {
 impl QueensEngines {
     fn new(choice: Engine, gpus: Option<&str>) -> Result<Self, String> {
         let indices = gpus.map(parse_gpus).transpose()?;
-        let open_one = |index: Option<usize>| -> Result<(GpuContext, QueensKernel), String> {
-            let ctx = match index {
+        let open_one = |index: Option<usize>| {
+            with_kernel(match index {
                 None => GpuContext::new_blocking(),
                 Some(i) => GpuContext::on_adapter_blocking(i),
-            }
-            .map_err(|e| e.to_string())?;
-            let kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
-            Ok((ctx, kernel))
+            })
         };
         let first = indices.as_ref().map(|list| list[0]);
         let open = || open_one(first);
@@ -93,14 +90,7 @@ impl QueensEngines {
                 return;
             }
         };
-        let opened = GpuContext::on_blocking(adapter)
-            .map_err(|e| e.to_string())
-            .and_then(|ctx| {
-                let kernel =
-                    pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
-                Ok((ctx, kernel))
-            });
-        match opened {
+        match with_kernel(GpuContext::on_blocking(adapter)) {
             Ok((ctx, kernel)) => {
                 if let Some(submissions) = self.lose_after {
                     ctx.lose_device_after(submissions);
@@ -218,6 +208,13 @@ impl QueensEngines {
             format!("cpu ({} threads)", rayon::current_num_threads()),
         ))
     }
+}
+
+/// The N-Queens kernel compiled on an opened context, or why either failed.
+fn with_kernel(opened: Result<GpuContext, GpuError>) -> Result<(GpuContext, QueensKernel), String> {
+    let ctx = opened.map_err(|e| e.to_string())?;
+    let kernel = pollster::block_on(QueensKernel::new(&ctx)).map_err(|e| e.to_string())?;
+    Ok((ctx, kernel))
 }
 
 /// Reads `A..B` (or `A..=B`), both ends in 1..=32.
