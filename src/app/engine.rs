@@ -569,12 +569,16 @@ pub async fn count_queens(
     if queens_on_gpu(n, preference)
         && let Some(gpu) = GPU.with(|g| g.borrow().clone())
     {
+        // Without a kernel compiled yet, the time to get one is a compile (this count's, or another's waited for).
+        let compiled = QUEENS.with(|q| q.borrow().is_some());
         let asked = web_time::Instant::now();
         let kernel = queens_kernel(&gpu).await;
-        // A kernel already there comes back at once: anything longer was a compile waited for.
-        let waited = asked.elapsed().as_secs_f64();
-        let compile_seconds = if waited < 0.005 { 0.0 } else { waited };
-        let engine = if compile_seconds == 0.0 {
+        let compile_seconds = if compiled {
+            0.0
+        } else {
+            asked.elapsed().as_secs_f64()
+        };
+        let engine = if compiled {
             format!("GPU ({})", gpu.label)
         } else {
             format!(
